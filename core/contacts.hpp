@@ -1,0 +1,54 @@
+#pragma once
+// Contacts keyed by body pair, persistent across steps: the narrow phase rebuilds the geometric part
+// every step, and `carry_history` copies what a contact remembers (SDEM tangential/rolling springs,
+// NDEM multipliers and tangent frame) from last step's contact with the same key.
+//
+// Sign convention (one for the whole engine): `normal` is a unit vector pointing from body b towards
+// body a, and overlap >= 0 means the bodies interpenetrate. A force f = f_n * normal pushes a away
+// from b and acts on b with the opposite sign.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/math.hpp"
+
+namespace grainlab {
+
+/// Key of a particle pair: (smaller id, larger id). Key of a particle-wall contact: particle id in the
+/// high word, then the wall flag bit, the wall index and the wall feature in the low word.
+inline std::uint64_t pair_key(std::uint32_t id_a, std::uint32_t id_b) {
+  if (id_a > id_b) std::swap(id_a, id_b);
+  return (std::uint64_t(id_a) << 32) | id_b;
+}
+inline std::uint64_t wall_key(std::uint32_t particle_id, std::uint16_t wall, std::uint16_t feature) {
+  return (std::uint64_t(particle_id) << 32) | (std::uint64_t(1) << 31) | (std::uint64_t(wall & 0x7fff) << 16) | feature;
+}
+
+struct Contact {
+  std::uint64_t key = 0;
+  std::int32_t a = 0;        ///< particle index of body a
+  std::int32_t b = 0;        ///< particle index of body b, or -1 - wall_index for a wall contact
+  Vec3 normal = Vec3::UnitZ();  ///< unit, from b towards a
+  Vec3 point = Vec3::Zero();    ///< contact point
+  double overlap = 0;           ///< delta >= 0 when interpenetrating (may be slightly negative within the margin)
+  double effective_radius = 0;  ///< R* = r_a r_b / (r_a + r_b); the particle radius against a wall
+
+  // History (carried from step to step by key):
+  std::uint32_t age = 0;                 ///< steps this contact has existed (0 = new this step)
+  Vec3 tangential_spring = Vec3::Zero(); ///< SDEM tangential spring elongation, m
+  Vec3 rolling_spring = Vec3::Zero();    ///< SDEM rolling spring (relative rotation), rad
+  Vec3 tangent = Vec3::Zero();           ///< NDEM first tangent direction carried with the contact
+  std::array<double, 6> lambda{};        ///< NDEM multipliers: normal, 2 friction, 2 rolling, twisting
+
+  // Filled by the force/solve stage, for observers:
+  Vec3 force = Vec3::Zero();  ///< total contact force on a, N
+
+  bool is_wall() const { return b < 0; }
+  int wall_index() const { return -1 - b; }
+};
+
+/// Copies history from `previous` into `current` where keys match and increments the age. Both must be
+/// sorted by key (the narrow phase produces them so); linear merge.
+void carry_history(const std::vector<Contact>& previous, std::vector<Contact>& current);
+
+}  // namespace grainlab

@@ -1,0 +1,78 @@
+#include "core/world.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include "core/error.hpp"
+
+namespace grainlab {
+
+Vec3 Gravity::at(double t) const {
+  if (ramp_duration <= 0 || t >= ramp_duration || g.norm() == 0) return g;
+  const double full = g.norm();
+  return g * ((ramp_from + (full - ramp_from) * t / ramp_duration) / full);
+}
+
+std::uint16_t World::add_material(const Material& m) {
+  m.validate();
+  materials.push_back(m);
+  return std::uint16_t(materials.size() - 1);
+}
+
+std::size_t World::add_sphere(const Vec3& x, double radius, std::uint16_t material, const Vec3& v, const Vec3& w) {
+  if (material >= materials.size()) throw InputError(fmt::format("particle material index {} does not exist", material));
+  detector.invalidate();
+  return particles.add(x, radius, materials[material].density, material, v, w);
+}
+
+std::size_t World::add_wall(Wall w) {
+  if (w.material >= materials.size()) throw InputError(fmt::format("wall '{}': material index {} does not exist", w.name, w.material));
+  walls.push_back(std::move(w));
+  return walls.size() - 1;
+}
+
+void World::detect_contacts() {
+  const auto t0 = std::chrono::steady_clock::now();
+  detector.update(particles, walls, collision, contacts);
+  timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void World::advance_walls(double dt) {
+  for (Wall& w : walls) advance(w, dt);
+}
+
+void World::wrap_periodic() {
+  const int k = collision.periodic_axis;
+  if (k < 0) return;
+  const double lo = collision.periodic_lo, L = collision.periodic_hi - collision.periodic_lo;
+  for (Vec3& x : particles.position) x[k] = lo + (x[k] - lo) - L * std::floor((x[k] - lo) / L);
+}
+
+void World::check_stability(double max_overlap_ratio) const {
+  for (std::size_t i = 0; i < particles.size(); ++i) {
+    if (!particles.position[i].allFinite() || !particles.velocity[i].allFinite() ||
+        !particles.angular_velocity[i].allFinite())
+      throw InstabilityError(fmt::format("step {} (t = {:.6g} s): particle id {} has a non-finite position or velocity; "
+                                         "the time step is likely too large for the contact stiffness",
+                                         step, time, particles.id[i]),
+                             step);
+  }
+  for (const Contact& c : contacts) {
+    if (c.overlap <= 0) continue;
+    const double r = c.is_wall() ? particles.radius[c.a] : std::min(particles.radius[c.a], particles.radius[c.b]);
+    if (c.overlap > max_overlap_ratio * r)
+      throw InstabilityError(
+          fmt::format("step {} (t = {:.6g} s): overlap {:.3g} m between particle id {} and {} exceeds {} of the radius; "
+                      "the simulation is unstable (time step too large or stiffness too low for the load)",
+                      step, time, c.overlap, particles.id[c.a],
+                      c.is_wall() ? fmt::format("wall '{}'", walls[c.wall_index()].name) : fmt::format("particle id {}", particles.id[c.b]),
+                      max_overlap_ratio),
+          step);
+  }
+}
+
+}  // namespace grainlab

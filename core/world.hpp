@@ -1,0 +1,74 @@
+#pragma once
+// The simulated system: particles, materials, walls, contacts and time. Steppers (SDEM in core/sdem,
+// NDEM in core/ndem) advance a World; observers read it. A World knows nothing of files or studies.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/collision.hpp"
+#include "core/contacts.hpp"
+#include "core/material.hpp"
+#include "core/particles.hpp"
+#include "core/walls.hpp"
+
+namespace grainlab {
+
+/// Gravity, optionally ramped linearly in magnitude from `ramp_from` to |g| over `ramp_duration`
+/// seconds (000 line 598: 0.01 -> 9.82 m/s^2 over 60 s to settle a packing gently).
+struct Gravity {
+  Vec3 g = Vec3(0, 0, -9.82);  ///< m/s^2 at full strength
+  double ramp_from = 0.0;      ///< magnitude at t = 0 when ramping, m/s^2
+  double ramp_duration = 0.0;  ///< s; 0 = no ramp
+  Vec3 at(double t) const;
+};
+
+/// Wall-clock seconds spent per stage, accumulated over the run (every run measures its own K).
+struct StageTimers {
+  double collision = 0, forces = 0, solve = 0, integrate = 0, reduction = 0, observers = 0;
+  double total() const { return collision + forces + solve + integrate + reduction + observers; }
+};
+
+class World {
+ public:
+  ParticleStore particles;
+  MaterialTable materials;
+  std::vector<Wall> walls;
+  std::vector<Contact> contacts;  ///< pair candidates (sorted by key), then this step's wall contacts
+  ContactDetector detector;
+  CollisionSettings collision;
+  Gravity gravity;
+  double time = 0;         ///< s
+  std::uint64_t step = 0;  ///< steps taken
+  StageTimers timers;
+
+  /// Validates and appends a material; returns its index.
+  std::uint16_t add_material(const Material& m);
+  /// Adds a sphere of material `material` (density from the material). Returns its index.
+  std::size_t add_sphere(const Vec3& x, double radius, std::uint16_t material, const Vec3& v = Vec3::Zero(),
+                         const Vec3& w = Vec3::Zero());
+  std::size_t add_wall(Wall w);
+
+  /// Runs contact detection (timed into timers.collision).
+  void detect_contacts();
+  /// First index of the wall contacts in `contacts`.
+  std::size_t pair_contact_count() const { return detector.pair_count(); }
+  /// Moves kinematic walls by dt.
+  void advance_walls(double dt);
+  /// Wraps positions into the periodic interval, if any.
+  void wrap_periodic();
+  /// Throws InstabilityError (with the step number) on a non-finite state or an overlap beyond
+  /// `max_overlap_ratio` of the smaller radius.
+  void check_stability(double max_overlap_ratio = 0.5) const;
+};
+
+/// A time-stepping method (SDEM or NDEM) with its own settings.
+class Stepper {
+ public:
+  virtual ~Stepper() = default;
+  virtual const char* name() const = 0;
+  virtual double time_step() const = 0;
+  /// Advances the world by one time step.
+  virtual void step(World& world) = 0;
+};
+
+}  // namespace grainlab
