@@ -6,7 +6,10 @@
 // inconsistent. Both expose the same call operator for every supported type, so one `fields(obj, f)`
 // function per struct serves both directions (see checkpoint.cpp): arithmetic types and enums (raw
 // bytes), Vec3 (x, y, z), Quat (x, y, z, w), std::string, std::array and std::vector of those
-// (u64 count first). Doubles are written as their IEEE-754 bytes, so a round trip is bitwise exact.
+// (u64 count first), C arrays, std::variant (u32 index, then the alternative; std::monostate is empty)
+// and any struct with an `archive_fields(obj, archive)` overload found by argument-dependent lookup
+// (declared in the struct's namespace; see core/io/wall_shape_io.hpp). Doubles are written as their
+// IEEE-754 bytes, so a round trip is bitwise exact.
 //
 // Threading: none; an archive is used by one thread.
 #include <array>
@@ -15,6 +18,7 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -54,6 +58,21 @@ class ByteWriter {
   void operator()(const std::vector<T>& v) {
     (*this)(std::uint64_t(v.size()));
     for (const T& x : v) (*this)(x);
+  }
+  template <class T, std::size_t N>
+  void operator()(const T (&a)[N]) {
+    for (const T& x : a) (*this)(x);
+  }
+  void operator()(const std::monostate&) {}
+  template <class... Ts>
+  void operator()(const std::variant<Ts...>& v) {
+    (*this)(std::uint32_t(v.index()));
+    std::visit([&](const auto& x) { (*this)(x); }, v);
+  }
+  template <class T>
+    requires requires(const T& x, ByteWriter& w) { archive_fields(x, w); }
+  void operator()(const T& x) {
+    archive_fields(x, *this);
   }
   /// A four-character section tag (catches a reader that lost its place).
   void tag(const char (&t)[5]) { buffer_.append(t, 4); }
@@ -102,6 +121,36 @@ class ByteReader {
     if (n > remaining()) fail(fmt::format("an array claims {} elements but only {} bytes remain", n, remaining()));
     v.assign(std::size_t(n), T{});
     for (T& x : v) (*this)(x);
+  }
+  template <class T, std::size_t N>
+  void operator()(T (&a)[N]) {
+    for (T& x : a) (*this)(x);
+  }
+  void operator()(std::monostate&) {}
+  template <class... Ts>
+  void operator()(std::variant<Ts...>& v) {
+    std::uint32_t index = 0;
+    (*this)(index);
+    emplace_alternative(v, index);
+    std::visit([&](auto& x) { (*this)(x); }, v);
+  }
+  template <class T>
+    requires requires(T& x, ByteReader& r) { archive_fields(x, r); }
+  void operator()(T& x) {
+    archive_fields(x, *this);
+  }
+  /// Makes alternative `index` of `v` active (default-constructed); fails on an unknown index.
+  template <std::size_t I = 0, class... Ts>
+  void emplace_alternative(std::variant<Ts...>& v, std::uint32_t index) {
+    if constexpr (I < sizeof...(Ts)) {
+      if (index == I) {
+        v.template emplace<I>();
+        return;
+      }
+      emplace_alternative<I + 1>(v, index);
+    } else {
+      fail(fmt::format("variant index {} is unknown to this build (it knows {} alternatives)", index, sizeof...(Ts)));
+    }
   }
   void tag(const char (&t)[5]) {
     need(4, "a section tag");

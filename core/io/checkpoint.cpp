@@ -123,22 +123,7 @@ void timer_fields(S& t, F& f) {
 template <class Shape>
 void check_shape() {
   static_assert(CheckpointableShape<Shape>,
-                "a WallShape alternative has no shape_tag/shape_fields overload in core/io/wall_shape_io.hpp");
-}
-
-// Constructs alternative `index` of the variant (run-time index to compile-time type).
-template <std::size_t I = 0>
-void emplace_shape(WallShape& s, std::uint32_t index, ByteReader& in) {
-  if constexpr (I < std::variant_size_v<WallShape>) {
-    if (index == I) {
-      s.emplace<I>();
-      return;
-    }
-    emplace_shape<I + 1>(s, index, in);
-  } else {
-    in.fail(fmt::format("wall shape index {} is unknown to this build (it knows {} shapes)", index,
-                        std::variant_size_v<WallShape>));
-  }
+                "a WallShape alternative has no shape_tag/archive_fields overload in core/io/wall_shape_io.hpp");
 }
 
 void write_shape(const WallShape& shape, ByteWriter& out) {
@@ -147,7 +132,7 @@ void write_shape(const WallShape& shape, ByteWriter& out) {
       [&](const auto& s) {
         check_shape<std::decay_t<decltype(s)>>();
         out(std::string(shape_tag(s)));
-        shape_fields(s, out);
+        archive_fields(s, out);
       },
       shape);
 }
@@ -155,14 +140,14 @@ void write_shape(const WallShape& shape, ByteWriter& out) {
 void read_shape(WallShape& shape, ByteReader& in) {
   std::uint32_t index = 0;
   in(index);
-  emplace_shape(shape, index, in);
+  in.emplace_alternative(shape, index);
   std::string tag;
   in(tag);
   std::visit(
       [&](auto& s) {
         if (tag != shape_tag(s))
           in.fail(fmt::format("wall shape index {} is '{}' in the file but '{}' in this build", index, tag, shape_tag(s)));
-        shape_fields(s, in);
+        archive_fields(s, in);
       },
       shape);
 }
