@@ -76,7 +76,7 @@ inline World toy_world(unsigned seed = 1) {
   };
   Wall floor = plane(Vec3(0, 0, 0), Vec3::UnitZ(), "floor");
   floor.surface_velocity = Vec3(0.01, 0, 0);
-  w.add_wall(floor);
+  w.add_wall(std::move(floor));
   w.add_wall(plane(Vec3(0, 0, 0), Vec3::UnitX(), "x0"));
   w.add_wall(plane(Vec3(L, 0, 0), -Vec3::UnitX(), "x1"));
   w.add_wall(plane(Vec3(0, 0, 0), Vec3::UnitY(), "y0"));
