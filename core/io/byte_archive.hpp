@@ -57,7 +57,8 @@ class ByteWriter {
   template <class T>
   void operator()(const std::vector<T>& v) {
     (*this)(std::uint64_t(v.size()));
-    for (const T& x : v) (*this)(x);
+    if constexpr (std::is_arithmetic_v<T>) buffer_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    else for (const T& x : v) (*this)(x);
   }
   template <class T, std::size_t N>
   void operator()(const T (&a)[N]) {
@@ -74,6 +75,7 @@ class ByteWriter {
   void operator()(const T& x) {
     archive_fields(x, *this);
   }
+  void reserve(std::size_t bytes) { buffer_.reserve(bytes); }
   /// A four-character section tag (catches a reader that lost its place).
   void tag(const char (&t)[5]) { buffer_.append(t, 4); }
 
@@ -120,7 +122,13 @@ class ByteReader {
     (*this)(n);
     if (n > remaining()) fail(fmt::format("an array claims {} elements but only {} bytes remain", n, remaining()));
     v.assign(std::size_t(n), T{});
-    for (T& x : v) (*this)(x);
+    if constexpr (std::is_arithmetic_v<T>) {
+      need(n * sizeof(T), "an array");
+      std::memcpy(v.data(), data_ + pos_, std::size_t(n) * sizeof(T));
+      pos_ += std::size_t(n) * sizeof(T);
+    } else {
+      for (T& x : v) (*this)(x);
+    }
   }
   template <class T, std::size_t N>
   void operator()(T (&a)[N]) {

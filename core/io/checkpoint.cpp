@@ -181,6 +181,9 @@ void check_particle_arrays(const ParticleStore& p, const std::string& where) {
 std::string checkpoint_bytes(const World& world) {
   check_particle_arrays(world.particles, "checkpoint");
   ByteWriter out;
+  // Size estimate (avoids regrowing a large buffer): ~230 bytes per particle (incl. the detector's
+  // reference position) and ~230 per contact.
+  out.reserve(1024 + 256 * world.particles.size() + 240 * world.contacts.size());
   out.tag("PART");
   particle_fields(world.particles, out);
   out.tag("MATL");
