@@ -184,6 +184,7 @@ std::string checkpoint_bytes(const World& world) {
   // Size estimate (avoids regrowing a large buffer): ~230 bytes per particle (incl. the detector's
   // reference position) and ~230 per contact.
   out.reserve(1024 + 256 * world.particles.size() + 240 * world.contacts.size());
+  out.bytes().append(header_size, '\0');  // filled in below, once the payload size is known
   out.tag("PART");
   particle_fields(world.particles, out);
   out.tag("MATL");
@@ -211,15 +212,15 @@ std::string checkpoint_bytes(const World& world) {
   timer_fields(world.timers, out);
   out.tag("DONE");
 
-  const std::string& payload = out.bytes();
+  const std::uint64_t payload_size = out.bytes().size() - header_size;
   ByteWriter head;
   head.bytes().append(magic, 8);
   head(checkpoint_version); head(endian_marker); head(std::uint32_t(sizeof(double))); head(std::uint32_t(0));
-  head(std::uint64_t(payload.size()));
-  std::string file = std::move(head.bytes());
-  file += payload;
+  head(payload_size);
+  std::string file = std::move(out.bytes());
+  file.replace(0, header_size, head.bytes());
   ByteWriter foot;
-  foot(fnv1a(payload));
+  foot(fnv1a(std::string_view(file).substr(header_size)));
   foot.bytes().append(end_magic, 8);
   file += foot.bytes();
   return file;
@@ -312,9 +313,12 @@ void save_checkpoint(const World& world, const std::filesystem::path& path, Over
 }
 
 World load_checkpoint(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
   if (!file) throw InputError(fmt::format("checkpoint '{}' cannot be opened", path.string()));
-  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  std::string bytes(std::size_t(file.tellg()), '\0');
+  file.seekg(0);
+  if (!file.read(bytes.data(), std::streamsize(bytes.size())))
+    throw InputError(fmt::format("checkpoint '{}' cannot be read", path.string()));
   return world_from_checkpoint(bytes, path.string());
 }
 
