@@ -192,6 +192,39 @@ BOOST_AUTO_TEST_CASE(damaged_files_are_rejected_with_a_reason) {
   BOOST_CHECK_THROW(io::load_checkpoint("/nonexistent/dir/x.ckpt"), InputError);
 }
 
+BOOST_AUTO_TEST_CASE(unknown_wall_shape_is_a_clear_error) {
+  // A file from a build with more shape types: patch the first wall's variant index to 200 and its tag,
+  // then fix the checksum so that the shape check itself is reached.
+  std::string bytes = io::checkpoint_bytes(stepped_world(1));
+  const std::size_t tag = bytes.find("plane");
+  BOOST_REQUIRE(tag != std::string::npos);
+  const std::uint32_t index = 200;
+  std::memcpy(&bytes[tag - 8 - 4], &index, 4);  // u32 index, then u64 tag length, then the tag
+  auto rehash = [](std::string& b) {
+    const std::size_t header = 32, footer = 16;
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64, as in checkpoint.cpp
+    for (std::size_t i = header; i < b.size() - footer; ++i) {
+      h ^= static_cast<unsigned char>(b[i]);
+      h *= 1099511628211ull;
+    }
+    std::memcpy(&b[b.size() - footer], &h, 8);
+  };
+  rehash(bytes);
+  BOOST_CHECK_EXCEPTION(io::world_from_checkpoint(bytes, "future.ckpt"), InputError, [](const InputError& e) {
+    BOOST_TEST_MESSAGE(e.what());
+    return std::string(e.what()).find("variant index 200 is unknown") != std::string::npos &&
+           std::string(e.what()).find("WALL") != std::string::npos;
+  });
+  // A known index with another tag (the variant's alternatives were reordered): also refused.
+  const std::uint32_t zero = 0;
+  std::memcpy(&bytes[tag - 8 - 4], &zero, 4);
+  bytes.replace(tag, 5, "plank");
+  rehash(bytes);
+  BOOST_CHECK_EXCEPTION(io::world_from_checkpoint(bytes, "future.ckpt"), InputError, [](const InputError& e) {
+    return std::string(e.what()).find("'plank' in the file but 'plane'") != std::string::npos;
+  });
+}
+
 BOOST_AUTO_TEST_CASE(empty_world_round_trips) {
   World w;
   const World r = io::world_from_checkpoint(io::checkpoint_bytes(w));
