@@ -61,6 +61,36 @@ Material SphereSpec::material() const {
   return m;
 }
 
+std::vector<ParameterSpec> sphere_parameters(const SphereSpec& d, bool with_friction) {
+  std::vector<ParameterSpec> out = {
+      {"radius", ParamType::real, "m", d.radius, 1e-6, 10.0, "sphere radius"},
+      {"density", ParamType::real, "kg/m^3", d.density, 1e-3, 1e5, "sphere density"},
+      {"youngs_modulus", ParamType::real, "Pa", d.youngs_modulus, 1.0, 1e13, "Young's modulus E (spheres and plane)"},
+      {"poisson_ratio", ParamType::real, "-", d.poisson_ratio, -0.999, 0.499, "Poisson ratio nu"},
+      {"restitution", ParamType::real, "-", d.restitution, 0.0, 1.0, "requested normal coefficient of restitution e"},
+  };
+  if (with_friction) {
+    out.push_back({"friction", ParamType::real, "-", d.friction, 0.0, 10.0, "sliding friction mu"});
+    out.push_back({"rolling_friction", ParamType::real, "-", d.rolling_friction, 0.0, 10.0,
+                   "rolling resistance mu_r (torque limit mu_r R* f_n)"});
+  }
+  return out;
+}
+
+SphereSpec sphere_from(const Parameters& p, bool with_friction) {
+  SphereSpec s;
+  s.radius = p.real("radius");
+  s.density = p.real("density");
+  s.youngs_modulus = p.real("youngs_modulus");
+  s.poisson_ratio = p.real("poisson_ratio");
+  s.restitution = p.real("restitution");
+  if (with_friction) {
+    s.friction = p.real("friction");
+    s.rolling_friction = p.real("rolling_friction");
+  }
+  return s;
+}
+
 double SphereSpec::mass() const { return density * 4.0 / 3.0 * 3.14159265358979323846 * radius * radius * radius; }
 
 ImpactResult run_impact(const ImpactSetup& s) {

@@ -7,8 +7,10 @@
 // Common conventions: one material for spheres and walls; planes at z = 0 with normal +z; the time step
 // is dt_fraction times the elastic Hertz contact time (core/sdem/hertz_theory.hpp) at a stated speed.
 #include <string>
+#include <vector>
 
 #include "core/material.hpp"
+#include "experiments/experiment.hpp"
 #include "core/sdem/sdem_stepper.hpp"
 
 namespace grainlab::sdem {
@@ -103,6 +105,11 @@ struct ColumnResult {
   double max_speed = 0;                 ///< at the end, m/s (how settled)
 };
 ColumnResult run_column(const ColumnSetup& setup);
+
+/// Experiment parameters shared by the sdem_* experiments: radius, density, youngs_modulus,
+/// poisson_ratio, restitution, friction, rolling_friction (defaults from `defaults`), with ranges.
+std::vector<ParameterSpec> sphere_parameters(const SphereSpec& defaults, bool with_friction);
+SphereSpec sphere_from(const Parameters& p, bool with_friction);
 
 /// 0 rest, 1 rolling, 2 sliding for a sphere released on an incline (see docs/sdem.md).
 int incline_regime(double angle_rad, double friction, double rolling_friction);
