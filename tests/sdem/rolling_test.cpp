@@ -12,6 +12,9 @@
 
 #include <cmath>
 
+#include "core/hertz.hpp"
+#include "core/sdem/sdem_stepper.hpp"
+#include "core/world.hpp"
 #include "experiments/sdem_scenarios.hpp"
 
 using namespace grainlab;
@@ -99,6 +102,37 @@ BOOST_AUTO_TEST_CASE(stiff_sphere_tighter) {
   const RollingResult rr = run_rolling(rs);
   BOOST_TEST_MESSAGE("stiff rolling: " << rr.deceleration << " analytic " << rr.deceleration_analytic);
   BOOST_TEST(rr.deceleration == rr.deceleration_analytic, boost::test_tools::tolerance(1e-3));
+}
+
+// Wall surface velocity (Wall::velocity_at): a sphere placed at rest on a conveyor belt moving at U is
+// dragged until its contact point moves with the belt. Friction acts at the contact point only, so
+// the angular momentum about that point is conserved (zero): m v R = I w  ->  v = 2/7 U, w = -5/7 U/R
+// (rolling on the belt). Tolerance 1 %: the lever arm is R - d (d/R = 3e-3) and the tangential spring
+// transient has decayed (ζ_t from e = 0.5) after 0.2 s.
+BOOST_AUTO_TEST_CASE(conveyor_belt_drags_to_two_sevenths) {
+  sdem::SphereSpec spec;
+  const double U = 0.5, R = spec.radius;
+  World w;
+  w.gravity.g = Vec3(0, 0, -9.81);
+  const auto mi = w.add_material(spec.material());
+  Wall belt;
+  belt.name = "belt";
+  belt.shape = PlaneShape{Vec3::Zero(), Vec3::UnitZ()};
+  belt.material = mi;
+  belt.surface_velocity = Vec3(U, 0, 0);
+  w.add_wall(belt);
+  const double kn = hertz_stiffness(mix(spec.material(), spec.material()).effective_modulus, R);
+  w.add_sphere(Vec3(0, 0, R - std::pow(spec.mass() * 9.81 / kn, 2.0 / 3.0)), R, mi);
+  SdemSettings s;
+  s.time_step = sdem_contact_time(w.materials[0], R, w.materials[0], 0.0, 0.1) / 50;
+  SdemStepper stepper(s);
+  for (int k = 0; k < int(0.2 / s.time_step); ++k) stepper.step(w);
+  const Vec3 v = w.particles.velocity[0], omega = w.particles.angular_velocity[0];
+  BOOST_TEST_MESSAGE("belt: v " << v.x() / U << " U, w R " << omega.y() * R / U << " U");
+  BOOST_TEST(v.x() == 2.0 / 7.0 * U, boost::test_tools::tolerance(0.01));
+  BOOST_TEST(omega.y() * R == -5.0 / 7.0 * U, boost::test_tools::tolerance(0.01));
+  // The belt feels the reaction: no net horizontal force once the sphere rolls with it.
+  BOOST_TEST(std::abs(w.walls[0].force.x()) < 1e-3 * spec.mass() * 9.81);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
