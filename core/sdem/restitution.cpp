@@ -61,7 +61,7 @@ double damping_for_restitution(DampedLaw law, double e) {
   const auto key = std::make_pair(int(law), e);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   double lo = 0, hi = 1;
-  constexpr double eta_max = 1e3;
+  constexpr double eta_max = 20;
   while (hi < eta_max && restitution_of(law, hi) > e) hi = std::min(2 * hi, eta_max);
   double eta = hi;
   if (restitution_of(law, hi) <= e) {

@@ -100,6 +100,9 @@ class SdemStepper : public Stepper {
   double time_step() const override { return settings_.time_step; }
   void step(World& world) override;
   const SdemSettings& settings() const { return settings_; }
+  /// Re-reads the materials at the next step (the pair table is otherwise built once, and again only
+  /// when the number of materials changes).
+  void refresh_materials() { material_count_ = 0; pair_table_.clear(); }
 
   /// Runs the force stage alone (contacts must be current): fills particle force/torque (contacts only,
   /// no gravity), Contact::force and wall loads. Exposed for tests and benchmarks.
