@@ -151,7 +151,6 @@ void contact_wrench(const ParticleStore& p, const std::vector<Wall>& walls, cons
   const Vec3& n = c.normal;
   Vec3 ra, rb = Vec3::Zero(), v_rel, w_rel;
   double inv_m = p.inv_mass[a];
-  double inv_i_r = p.inv_inertia[a] == 0 ? 0.0 : 1.0 / (p.inertia[a] + p.mass[a] * p.radius[a] * p.radius[a]);
   std::size_t mb;
   if (c.is_wall()) {
     const Wall& w = walls[c.wall_index()];
@@ -166,7 +165,6 @@ void contact_wrench(const ParticleStore& p, const std::vector<Wall>& walls, cons
     v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - p.velocity[b] - p.angular_velocity[b].cross(rb);
     w_rel = p.angular_velocity[a] - p.angular_velocity[b];
     inv_m += p.inv_mass[b];
-    if (p.inv_inertia[b] != 0) inv_i_r += 1.0 / (p.inertia[b] + p.mass[b] * p.radius[b] * p.radius[b]);
     mb = p.material[b];
   }
   if (inv_m == 0) {  // two fixed bodies: nothing moves, no force needed
@@ -203,6 +201,11 @@ void contact_wrench(const ParticleStore& p, const std::vector<Wall>& walls, cons
   if (k.rolling_friction > 0) {
     const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
     const double kr = k.kr_factor * kt * r_eff * r_eff;
+    // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
+    auto inv_contact_inertia = [&](int i) {
+      return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
+    };
+    const double inv_i_r = inv_contact_inertia(a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
     tau_roll = sdem::rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
                                     k.rolling_friction * r_eff * fn, dt);
   }
