@@ -111,3 +111,25 @@ BOOST_AUTO_TEST_CASE(speed_scaling) {
   BOOST_TEST(e_at(1.0, 0.0) == 1.0, boost::test_tools::tolerance(1e-3));  // no viscosity: elastic
 }
 BOOST_AUTO_TEST_SUITE_END()
+
+// Velocity Verlet gives the same Hertz peaks and the requested e (same tolerances as above).
+BOOST_AUTO_TEST_SUITE(sdem_verlet)
+BOOST_AUTO_TEST_CASE(verlet_impact) {
+  for (double e : {1.0, 0.5, 0.1}) {
+    ImpactSetup s;
+    s.target = "wall";
+    s.sphere.restitution = e;
+    s.settings.integrator = SdemIntegrator::velocity_verlet;
+    s.dt_fraction = 1.0 / 50;
+    const ImpactResult r = run_impact(s);
+    BOOST_TEST_MESSAGE("verlet e=" << e << " measured " << r.restitution_measured << " peak force "
+                                   << r.peak_force / r.peak_force_analytic - 1);
+    BOOST_TEST(std::abs(r.restitution_measured - e) < 1e-2);
+    if (e == 1.0) {
+      BOOST_TEST(r.peak_overlap == r.peak_overlap_analytic, boost::test_tools::tolerance(0.01));
+      BOOST_TEST(r.peak_force == r.peak_force_analytic, boost::test_tools::tolerance(0.01));
+      BOOST_TEST(r.contact_time == r.contact_time_analytic, boost::test_tools::tolerance(0.01));
+    }
+  }
+}
+BOOST_AUTO_TEST_SUITE_END()
