@@ -30,6 +30,9 @@ Experiment make() {
     out.metrics = {{"deceleration", r.deceleration},
                    {"deceleration_analytic", r.deceleration_analytic},
                    {"slip_ratio", r.slip_ratio}};
+    TimeSeries& series = out.series["speed"];
+    series.columns = {"time", "speed"};
+    for (const auto& row : r.history) series.rows.push_back({row[0], row[1]});
     return out;
   };
   return e;

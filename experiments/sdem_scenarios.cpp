@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -153,6 +154,7 @@ ImpactResult run_impact(const ImpactSetup& s) {
     for (const Contact& c : world.contacts) {
       out.peak_overlap = std::max(out.peak_overlap, c.overlap);
       out.peak_force = std::max(out.peak_force, c.force.dot(c.normal));
+      if (c.overlap > 0 && t_in >= 0) out.history.push_back({world.time - dt - t_in, c.overlap, c.force.dot(c.normal)});
     }
     const double d = overlap();
     const double t = world.time;
@@ -223,6 +225,7 @@ namespace {
 // and the final slip of a sphere resting on the plane z = 0 under gravity `g_vec`.
 struct SlopeRun {
   double acceleration, displacement, slip_ratio, final_speed;
+  std::vector<std::array<double, 2>> history;  // time, downhill speed
 };
 
 SlopeRun run_on_plane(const SphereSpec& spec, const Vec3& g_vec, double v0, double duration, double dt_fraction,
@@ -242,8 +245,11 @@ SlopeRun run_on_plane(const SphereSpec& spec, const Vec3& g_vec, double v0, doub
   std::vector<double> t, v;
   t.reserve(steps / 2 + 1);
   v.reserve(steps / 2 + 1);
+  std::vector<std::array<double, 2>> history;
+  const long every = std::max(1L, steps / 100);
   for (long k = 0; k < steps; ++k) {
     stepper.step(world);
+    if (k % every == 0) history.push_back({world.time, world.particles.velocity[0].x()});
     if (k >= steps / 2) {
       t.push_back(world.time);
       v.push_back(world.particles.velocity[0].x());
@@ -252,7 +258,8 @@ SlopeRun run_on_plane(const SphereSpec& spec, const Vec3& g_vec, double v0, doub
   const auto& p = world.particles;
   const double vx = p.velocity[0].x();
   const double slip = vx - p.angular_velocity[0].y() * r;
-  return {slope(t, v), p.position[0].x(), std::abs(vx) > 0 ? std::abs(slip) / std::abs(vx) : 0.0, std::abs(vx)};
+  return {slope(t, v), p.position[0].x(), std::abs(vx) > 0 ? std::abs(slip) / std::abs(vx) : 0.0, std::abs(vx),
+          std::move(history)};
 }
 
 }  // namespace
@@ -286,6 +293,7 @@ RollingResult run_rolling(const RollingSetup& s) {
                                     s.settings);
   out.deceleration = -run.acceleration;
   out.slip_ratio = run.slip_ratio;
+  out.history = run.history;
   return out;
 }
 

@@ -6,6 +6,7 @@
 //
 // Common conventions: one material for spheres and walls; planes at z = 0 with normal +z; the time step
 // is dt_fraction times the elastic Hertz contact time (core/sdem/hertz_theory.hpp) at a stated speed.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,7 @@ struct ImpactResult {
   double contact_time = 0, contact_time_analytic = 0;  ///< s; measured: time with overlap > 0
   double restitution_measured = 0, restitution_requested = 0;
   double time_step = 0;
+  std::vector<std::array<double, 3>> history;  ///< per step in contact: time (s, from first touch), overlap (m), f_n (N)
 };
 ImpactResult run_impact(const ImpactSetup& setup);
 
@@ -87,6 +89,7 @@ struct RollingSetup {
 struct RollingResult {
   double deceleration = 0, deceleration_analytic = 0;  ///< m/s^2 (> 0)
   double slip_ratio = 0;
+  std::vector<std::array<double, 2>> history;  ///< time (s), speed (m/s), every 1 % of the run
 };
 RollingResult run_rolling(const RollingSetup& setup);
 

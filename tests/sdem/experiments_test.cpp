@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 
 #include "experiments/experiment.hpp"
@@ -33,6 +34,12 @@ BOOST_AUTO_TEST_CASE(impact_contract) {
     BOOST_TEST(r.metrics.count(m) == 1u, m);
   BOOST_TEST(std::abs(r.metrics.at("restitution_measured") - 0.7) < 1e-2);
   BOOST_TEST(r.metrics.at("restitution_requested") == 0.7);
+  // The contact series holds the whole contact (~50 steps at dt = t_c/50) and its peak is the metric.
+  const TimeSeries& series = r.series.at("contact");
+  BOOST_TEST(series.rows.size() > 30u);
+  double peak = 0;
+  for (const auto& row : series.rows) peak = std::max(peak, row[2]);
+  BOOST_TEST(peak == r.metrics.at("peak_force"));
   const RunResult elastic = run("sdem_impact");
   BOOST_TEST(rel(elastic.metrics.at("peak_force"), elastic.metrics.at("peak_force_analytic")) < 1e-2);
 }
@@ -42,6 +49,7 @@ BOOST_AUTO_TEST_CASE(incline_rolling_column_contract) {
   BOOST_TEST(inc.metrics.at("regime") == inc.metrics.at("regime_analytic"));
   BOOST_TEST(rel(inc.metrics.at("acceleration"), inc.metrics.at("acceleration_analytic")) < 1e-2);
   const RunResult roll = run("sdem_rolling");
+  BOOST_TEST(roll.series.at("speed").rows.size() >= 100u);
   BOOST_TEST(rel(roll.metrics.at("deceleration"), roll.metrics.at("deceleration_analytic")) < 1e-2);
   const RunResult col = run("sdem_column", {{"count", std::int64_t(5)}});
   BOOST_TEST(rel(col.metrics.at("bottom_force"), col.metrics.at("weight")) < 1e-4);
