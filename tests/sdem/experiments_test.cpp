@@ -21,7 +21,9 @@ RunResult run(const std::string& name, const std::map<std::string, ParamValue>& 
   RunResult r = e.run(e.complete(given), ctx);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   BOOST_TEST_MESSAGE(name << " ran in " << seconds << " s");
+#ifdef NDEBUG  // optimised builds only: Debug + sanitizers run ~50x slower
   BOOST_TEST(seconds < 3.0);
+#endif
   return r;
 }
 double rel(double a, double b) { return std::abs(a / b - 1); }
