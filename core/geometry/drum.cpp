@@ -321,7 +321,7 @@ void collide(const DrumShape& s, const Vec3& c, double r, double margin, std::ve
   bool interior = false;
   collide_ends(s.body, p.axial, c, r, margin, hits, interior);
   if (!interior) return;
-  p.radial_vector = p.axial.rho * p.axial.radial;
+  p.radial_vector = (c - s.body.center) - p.axial.z * s.body.axis;
   const Vec3 w0 = s.body.axis.cross(s.reference);
   p.angle = wrap_angle(std::atan2(p.radial_vector.dot(w0), p.radial_vector.dot(s.reference)) - s.phase);
   std::visit([&](const auto& t) { collide_texture(s, t, p, c, r, margin, hits); }, s.texture);
