@@ -19,6 +19,7 @@ constexpr int max_features = 65535 - 3;  // feature ids are 16 bit; 0-2 are shel
 double wrap_angle(double a) { return a - two_pi * std::floor(a / two_pi); }
 int floor_div(double x, double w) { return int(std::floor(x / w)); }
 int positive_mod(int k, int n) { return ((k % n) + n) % n; }
+double sq(double x) { return x * x; }
 
 /// Closest point of p on segment a-b; returns the parameter in [0, 1].
 double closest_on_segment(const double a[2], const double b[2], const double p[2], double q[2]) {
@@ -79,6 +80,8 @@ SawtoothTexture build_sawtooth(const SawtoothParams& p, double R, const std::str
   SawtoothTexture t;
   t.params = p;
   t.pitch = two_pi / p.count;
+  t.cos_pitch = std::cos(t.pitch);
+  t.sin_pitch = std::sin(t.pitch);
   t.base_angle = std::min(t.pitch, 2 * std::asin(std::min(1.0, p.length / (2 * R))));
   t.b0[0] = R;
   t.b0[1] = 0;
@@ -90,6 +93,9 @@ SawtoothTexture build_sawtooth(const SawtoothParams& p, double R, const std::str
   t.apex[0] = t.b0[0] + (chord - attack_run) * tx + p.height * nx;
   t.apex[1] = t.b0[1] + (chord - attack_run) * ty + p.height * ny;
   const double origin[2] = {0, 0};
+  outward_normal(t.b0, t.apex, t.b1, t.n_ramp);
+  outward_normal(t.apex, t.b1, t.b0, t.n_attack);
+  outward_normal(t.b1, t.b0, t.apex, t.n_base);
   t.min_radius = std::min(distance_to_segment(t.b0, t.apex, origin), distance_to_segment(t.apex, t.b1, origin));
   return t;
 }
@@ -157,8 +163,13 @@ BumpTexture build_bumps(const BumpParams& p, const CylinderShape& body, const st
 struct DrumPoint {
   AxialCoordinates axial;
   Vec3 radial_vector;  ///< c minus its projection on the axis
-  double angle;        ///< angle of the centre in the turning frame, [0, 2 pi)
 };
+
+/// Angle of the centre in the turning frame, [0, 2 pi).
+double frame_angle(const DrumShape& s, const DrumPoint& p) {
+  const Vec3 w0 = s.body.axis.cross(s.reference);
+  return wrap_angle(std::atan2(p.radial_vector.dot(w0), p.radial_vector.dot(s.reference)) - s.phase);
+}
 
 void shell_hit(const DrumShape& s, const DrumPoint& p, const Vec3& c, double r, double margin, std::vector<WallHit>& hits) {
   const double distance = s.body.radius - p.axial.rho;
@@ -173,26 +184,33 @@ void collide_texture(const DrumShape& s, const std::monostate&, const DrumPoint&
 void collide_texture(const DrumShape& s, const SawtoothTexture& t, const DrumPoint& p, const Vec3& c, double r,
                      double margin, std::vector<WallHit>& hits) {
   const int n = t.params.count;
-  // Shell: only in the gaps between tooth bases.
-  const double in_pitch = p.angle - t.pitch * std::floor(p.angle / t.pitch);
-  if (in_pitch > t.base_angle && in_pitch < t.pitch) shell_hit(s, p, c, r, margin, hits);
   const double rho = p.axial.rho;
   const double reach = r + margin;
-  if (rho + reach < t.min_radius) return;  // far from every tooth
+  if (rho + reach < t.min_radius) return;  // far from every tooth and from the shell
+  const double angle = frame_angle(s, p);
+  // Shell: only in the gaps between tooth bases.
+  const double in_pitch = angle - t.pitch * std::floor(angle / t.pitch);
+  if (in_pitch > t.base_angle && in_pitch < t.pitch) shell_hit(s, p, c, r, margin, hits);
   // Teeth whose sector [k pitch, k pitch + base_angle] lies within the angular reach of the sphere
   // (a point at angular distance delta from the centre's direction is at least rho sin(delta) away).
   const double spread = reach >= rho ? pi : std::asin(reach / rho);
-  int k_lo = floor_div(p.angle - spread - t.base_angle, t.pitch);
-  int k_hi = floor_div(p.angle + spread, t.pitch);
+  int k_lo = floor_div(angle - spread - t.base_angle, t.pitch);
+  int k_hi = floor_div(angle + spread, t.pitch);
   if (k_hi - k_lo + 1 >= n) {
     k_lo = 0;
     k_hi = n - 1;
   }
   const Vec3 base = c - p.radial_vector;  // the centre's projection on the axis
+  // Frame of tooth k_lo, then turned by one pitch per tooth (one sin/cos per particle).
+  Vec3 e1 = s.direction_at(positive_mod(k_lo, n) * t.pitch);
+  Vec3 e2 = s.body.axis.cross(e1);
   for (int k = k_lo; k <= k_hi; ++k) {
+    if (k > k_lo) {
+      const Vec3 next = t.cos_pitch * e1 + t.sin_pitch * e2;
+      e2 = t.cos_pitch * e2 - t.sin_pitch * e1;
+      e1 = next;
+    }
     const int tooth = positive_mod(k, n);
-    const Vec3 e1 = s.direction_at(tooth * t.pitch);
-    const Vec3 e2 = s.body.axis.cross(e1);
     const double q2[2] = {p.radial_vector.dot(e1), p.radial_vector.dot(e2)};
     double q[2], nn[2], distance;
     if (!tooth_closest_point(t, q2, q, nn, distance)) continue;
@@ -209,7 +227,8 @@ void collide_texture(const DrumShape& s, const BumpTexture& t, const DrumPoint& 
   const double reach = r + margin + t.max_sphere_radius;
   const double spread = reach >= rho ? pi : std::asin(reach / rho);
   const double wa = two_pi / t.cells_angle, wz = t.axial_extent / t.cells_axial;
-  int ia_lo = floor_div(p.angle - spread, wa), ia_hi = floor_div(p.angle + spread, wa);
+  const double angle = frame_angle(s, p);
+  int ia_lo = floor_div(angle - spread, wa), ia_hi = floor_div(angle + spread, wa);
   if (ia_hi - ia_lo + 1 >= t.cells_angle) {
     ia_lo = 0;
     ia_hi = t.cells_angle - 1;
@@ -257,10 +276,9 @@ Vec3 DrumShape::direction_at(double angle) const {
 }
 
 bool tooth_closest_point(const SawtoothTexture& t, const double p[2], double q[2], double n[2], double& distance) {
-  double n_ramp[2], n_attack[2], n_base[2];
-  outward_normal(t.b0, t.apex, t.b1, n_ramp);
-  outward_normal(t.apex, t.b1, t.b0, n_attack);
-  outward_normal(t.b1, t.b0, t.apex, n_base);
+  const double* n_ramp = t.n_ramp;
+  const double* n_attack = t.n_attack;
+  const double* n_base = t.n_base;
   auto side = [&](const double a[2], const double nn[2]) { return (p[0] - a[0]) * nn[0] + (p[1] - a[1]) * nn[1]; };
   const double s_ramp = side(t.b0, n_ramp), s_attack = side(t.apex, n_attack), s_base = side(t.b0, n_base);
   if (s_ramp <= 0 && s_attack <= 0 && s_base <= 0) {  // centre inside the tooth: out through the nearer face
@@ -275,8 +293,8 @@ bool tooth_closest_point(const SawtoothTexture& t, const double p[2], double q[2
   double q_ramp[2], q_attack[2];
   const double u_ramp = closest_on_segment(t.b0, t.apex, p, q_ramp);
   const double u_attack = closest_on_segment(t.apex, t.b1, p, q_attack);
-  const double d_ramp = std::hypot(p[0] - q_ramp[0], p[1] - q_ramp[1]);
-  const double d_attack = std::hypot(p[0] - q_attack[0], p[1] - q_attack[1]);
+  const double d_ramp = std::sqrt(sq(p[0] - q_ramp[0]) + sq(p[1] - q_ramp[1]));
+  const double d_attack = std::sqrt(sq(p[0] - q_attack[0]) + sq(p[1] - q_attack[1]));
   const bool ramp = d_ramp <= d_attack;
   if (ramp ? u_ramp == 0.0 : u_attack == 1.0) return false;  // a concave base corner
   const double* qq = ramp ? q_ramp : q_attack;
@@ -322,8 +340,6 @@ void collide(const DrumShape& s, const Vec3& c, double r, double margin, std::ve
   collide_ends(s.body, p.axial, c, r, margin, hits, interior);
   if (!interior) return;
   p.radial_vector = (c - s.body.center) - p.axial.z * s.body.axis;
-  const Vec3 w0 = s.body.axis.cross(s.reference);
-  p.angle = wrap_angle(std::atan2(p.radial_vector.dot(w0), p.radial_vector.dot(s.reference)) - s.phase);
   std::visit([&](const auto& t) { collide_texture(s, t, p, c, r, margin, hits); }, s.texture);
 }
 

@@ -70,9 +70,11 @@ struct BumpParams {
 struct SawtoothTexture {
   SawtoothParams params;
   double pitch = 0;         ///< 2 pi / count
+  double cos_pitch = 1, sin_pitch = 0;
   double base_angle = 0;    ///< Delta: angle subtended by a tooth base
   double min_radius = 0;    ///< smallest distance of the tooth outline from the axis
   double b0[2]{}, apex[2]{}, b1[2]{};  ///< tooth 0 outline: ramp start, apex, attack-face foot
+  double n_ramp[2]{}, n_attack[2]{}, n_base[2]{};  ///< outward unit normals of the tooth-0 triangle edges
 };
 
 struct Bump {
