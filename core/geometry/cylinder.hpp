@@ -10,6 +10,13 @@
 //    (continuous as a sphere leaves over the rim); beyond a capped end: no shell contact;
 //  - cap (cap_lo / cap_hi): flat disc, half-space contact with normal along the axis, inward, when the
 //    centre projects onto the disc (rho <= R).
+// polygon_faces = N >= 3 (side = inside only): the shell is a regular N-sided prism instead of a circle,
+//  as the paper's cylinder containers ("modeled by 20 rectangular faces", 000 line 598). The faces are
+//  tangent to the circle of `radius` (apothem = radius), face k's outward normal at angle k 2pi/N from
+//  `reference` about the axis. Face k is feature 3 + k: half-space contact while the centre's foot on
+//  the face plane lies within the face; a foot beyond the face's side edge is a concave corner (the
+//  neighbouring face has the contact). The caps remain discs of `radius`; a centre beyond an open end
+//  gets no contact from the faces (their rims are not modelled).
 // side = outside (a solid rod/pillar with flat ends; caps flags ignored): particles live outside.
 //  Exact closest point of the solid cylinder: the shell (normal radially outward), an end disc (normal
 //  along the axis) or the rim circle between them (feature 0). A centre inside the solid is pushed
@@ -31,6 +38,8 @@ struct CylinderShape {
   bool cap_lo = false;        ///< flat end at center - axis length/2 (inside side only)
   bool cap_hi = false;        ///< flat end at center + axis length/2 (inside side only)
   Side side = Side::inside;
+  int polygon_faces = 0;           ///< 0: circular shell; N >= 3: regular N-gon prism (inside only)
+  Vec3 reference = Vec3::UnitX();  ///< unit, orthogonal to axis: normal of polygon face 0 (polygon only)
 };
 
 /// Cylinder coordinates of a point: axial z, distance rho from the axis and the radial unit vector.
