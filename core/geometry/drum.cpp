@@ -127,18 +127,36 @@ BumpTexture build_bumps(const BumpParams& p, const CylinderShape& body, const st
 
   std::mt19937_64 rng(p.seed);
   t.bumps.reserve(count);
+  const double sigma = p.width / (2 * std::sqrt(2 * std::log(2.0)));
   for (std::size_t i = 0; i < count; ++i) {
     const double angle = two_pi * uniform01(rng);
     const double axial = t.axial_lo + t.axial_extent * uniform01(rng);
     const double h = p.height_min + (p.height_max - p.height_min) * uniform01(rng);
-    const double rho_b = (p.width * p.width + h * h) / (4 * h);
-    t.bumps.push_back({std::cos(angle), std::sin(angle), axial, h, rho_b, R - h + rho_b});
-    t.max_sphere_radius = std::max(t.max_sphere_radius, rho_b);
+    Bump b{};
+    b.cos_angle = std::cos(angle);
+    b.sin_angle = std::sin(angle);
+    b.axial = axial;
+    b.height = h;
+    b.base_radius = 2 * sigma;
+    // Cone: tangent to the Gaussian at s = sigma, y = e^{-1/2} h; it reaches y = 0 at s = 2 sigma.
+    const double m = std::exp(-0.5) * h / sigma;
+    const double root = std::sqrt(1 + m * m);
+    b.nu_s = m / root;
+    b.nu_y = 1 / root;
+    // Apex sphere: top at h, tangent to the cone line m s + y = 2 m sigma.
+    b.tip_radius = (2 * m * sigma - h) / (root - 1);
+    b.tip_center = h - b.tip_radius;
+    // Tangent point, and its distance from the base edge (2 sigma, 0) along the side direction (-nu_y, nu_s).
+    const double ts = b.tip_radius * b.nu_s, ty = b.tip_center + b.tip_radius * b.nu_y;
+    b.tangent_t = -(ts - b.base_radius) * b.nu_y + ty * b.nu_s;
+    b.extent = std::hypot(b.base_radius, h);
+    t.bumps.push_back(b);
+    t.max_extent = std::max(t.max_extent, b.extent);
   }
   t.min_apex_radius = R - p.height_max;
 
   // Buckets about one bump diameter wide, so a particle of similar size visits a few cells.
-  const double cell = std::max(2 * t.max_sphere_radius, 1e-12);
+  const double cell = std::max(2 * t.max_extent, 1e-12);
   t.cells_angle = std::clamp(int(two_pi * R / cell), 1, 4096);
   t.cells_axial = std::clamp(int(t.axial_extent / cell), 1, 4096);
   const std::size_t ncell = std::size_t(t.cells_angle) * t.cells_axial;
@@ -224,7 +242,7 @@ void collide_texture(const DrumShape& s, const BumpTexture& t, const DrumPoint& 
   shell_hit(s, p, c, r, margin, hits);
   const double rho = p.axial.rho;
   if (t.bumps.empty() || rho + r + margin < t.min_apex_radius) return;
-  const double reach = r + margin + t.max_sphere_radius;
+  const double reach = r + margin + t.max_extent;
   const double spread = reach >= rho ? pi : std::asin(reach / rho);
   const double wa = two_pi / t.cells_angle, wz = t.axial_extent / t.cells_axial;
   const double angle = frame_angle(s, p);
@@ -256,13 +274,9 @@ void collide_texture(const DrumShape& s, const BumpTexture& t, const DrumPoint& 
         const Bump& b = t.bumps[i];
         double dz = p.axial.z - b.axial;
         if (t.periodic) dz -= t.axial_extent * std::round(dz / t.axial_extent);  // nearest image
-        const Vec3 centre = axis_point + (p.axial.z - dz) * s.body.axis + b.center_radius * (b.cos_angle * e1 + b.sin_angle * e2);
-        const Vec3 d = c - centre;
-        const double dist = d.norm();
-        const double overlap = r + b.sphere_radius - dist;
-        if (overlap < -margin || dist == 0) continue;
-        const Vec3 normal = d / dist;
-        emit_hit(hits, normal, centre + b.sphere_radius * normal, overlap, std::uint16_t(3 + i), margin);
+        const Vec3 outward = b.cos_angle * e1 + b.sin_angle * e2;
+        const Vec3 foot = axis_point + (p.axial.z - dz) * s.body.axis + s.body.radius * outward;
+        collide_bump(b, foot, -outward, c, r, margin, std::uint16_t(3 + i), hits);
       }
     }
   }
@@ -310,6 +324,31 @@ bool tooth_closest_point(const SawtoothTexture& t, const double p[2], double q[2
     n[1] = nn[1];
   }
   return true;
+}
+
+void collide_bump(const Bump& b, const Vec3& foot, const Vec3& inward, const Vec3& c, double r, double margin,
+                  std::uint16_t feature, std::vector<WallHit>& hits) {
+  const Vec3 d = c - foot;
+  if (d.squaredNorm() > sq(b.extent + r + margin)) return;
+  const double y = d.dot(inward);
+  const Vec3 lateral = d - y * inward;
+  const double s = lateral.norm();
+  // Position along the cone side, from the base edge (a, 0) towards the apex.
+  const double t = -(s - b.base_radius) * b.nu_y + y * b.nu_s;
+  if (t > b.tangent_t) {  // apex sphere region
+    const Vec3 centre = foot + b.tip_center * inward;
+    const Vec3 v = c - centre;
+    const double dist = v.norm();
+    if (dist == 0) return;
+    const Vec3 n = v / dist;
+    emit_hit(hits, n, centre + b.tip_radius * n, r - (dist - b.tip_radius), feature, margin);
+  } else if (t >= 0) {  // cone side (a centre inside the cone gets a negative distance)
+    const double distance = (s - b.base_radius) * b.nu_s + y * b.nu_y;
+    const Vec3 radial = s > 0 ? Vec3(lateral / s) : any_orthogonal(inward);
+    const Vec3 n = b.nu_s * radial + b.nu_y * inward;
+    emit_hit(hits, n, c - distance * n, r - distance, feature, margin);
+  }
+  // t < 0: the closest point is the base edge, a concave corner with the shell: the shell has it.
 }
 
 DrumShape make_smooth_drum(const CylinderShape& body, const Vec3& reference, const std::string& wall) {

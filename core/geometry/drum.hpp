@@ -26,15 +26,19 @@
 // pushed out through the nearer face. Teeth exist over the drum length; their end faces at an open
 // drum end are not modelled.
 //
-// Gaussian bumps (000 lines 1366-1368: width 50 mm, height 30-50 mm, 20 bumps per m^2). Model: each
-// bump is a sphere of radius rho_b = (w^2 + h^2) / (4 h) whose centre lies at R - h + rho_b from the
-// axis, so it protrudes exactly h into the drum and is w wide at half its height, as the Gaussian
-// h exp(-s^2 / 2 sigma^2) with full width at half maximum w. Heights are uniform in
-// [height_min, height_max]; count = round(density x 2 pi R x axial length); centres uniform in angle
-// and axial position (mt19937_64 with `seed`, converted to doubles portably). Bumps may overlap each
-// other. For an infinite drum (periodic slice) the bump field repeats with `axial_period` along the
-// axis, starting at the centre's axial position - period/2. Sphere-bump contacts are exact
-// sphere-sphere geometry; the shell stays feature 0 everywhere.
+// Gaussian bumps (000 lines 1366-1368: width 50 mm, height 30-50 mm, 20 bumps per m^2). Target
+// profile: h exp(-s^2 / 2 sigma^2) with full width at half maximum w = 2 sqrt(2 ln 2) sigma. Model: a
+// rounded cone about the shell normal at the bump's foot: the cone tangent to the Gaussian at its
+// inflection circle s = sigma (slope m = e^{-1/2} h / sigma, meeting the shell tangent plane at
+// a = 2 sigma), capped by the sphere tangent to the cone whose top is at height h. It is convex, never
+// overhangs, has a continuous normal, its height is exactly h, and its width at half height is
+// 2 (2 - e^{1/2} / 2) sigma = 2.351 sigma, 0.15 % below the Gaussian's 2.355 sigma. Heights are
+// uniform in [height_min, height_max]; count = round(density x 2 pi R x axial length); feet uniform
+// in angle and axial position (mt19937_64 with `seed`, converted to doubles portably). Bumps may
+// overlap each other. The cone base lies on the plane tangent to the shell at the foot (the shell
+// curves away from it by a^2 / 2R, 2 mm for the paper's drum). For an infinite drum (periodic slice)
+// the field repeats with `axial_period` along the axis, starting at the centre's axial position -
+// period/2. The shell stays feature 0 everywhere.
 //
 // Cost: a particle farther than r + margin from the texture band skips it; otherwise only the teeth
 // in its angular sector (usually 1-3) or the bumps in the buckets (angle x axial cell) near it are
@@ -77,20 +81,32 @@ struct SawtoothTexture {
   double n_ramp[2]{}, n_attack[2]{}, n_base[2]{};  ///< outward unit normals of the tooth-0 triangle edges
 };
 
+/// One bump: a solid of revolution about the shell normal at its foot (see the file comment).
+/// Meridian coordinates: s = distance from the bump axis, y = height above the shell tangent plane.
 struct Bump {
-  double cos_angle, sin_angle;  ///< angular position in the turning frame
-  double axial;                 ///< axial coordinate of the sphere centre relative to the drum centre, m
-  double height;                ///< m
-  double sphere_radius;         ///< m
-  double center_radius;         ///< distance of the sphere centre from the axis, m
+  double cos_angle, sin_angle;  ///< angular position of the foot in the turning frame
+  double axial;                 ///< axial coordinate of the foot relative to the drum centre, m
+  double height;                ///< apex height h, m
+  double base_radius;           ///< a = 2 sigma: where the cone meets the tangent plane, m
+  double tip_radius;            ///< radius of the apex sphere, m
+  double tip_center;            ///< height of the apex sphere centre, m
+  double nu_s, nu_y;            ///< outward unit normal of the cone side in the meridian plane
+  double tangent_t;             ///< distance from the base edge to the cone/sphere tangent circle along the side, m
+  double extent;                ///< every point of the bump lies within this distance of the foot, m
 };
+
+/// Appends the contact of a sphere (centre c, radius r) with bump b whose foot (on the shell) is
+/// `foot` and whose axis points along the unit `inward` (towards the drum axis). Exact closest point on
+/// the bump surface; none where that point is the base edge (the concave junction with the shell).
+void collide_bump(const Bump& b, const Vec3& foot, const Vec3& inward, const Vec3& c, double r, double margin,
+                  std::uint16_t feature, std::vector<WallHit>& hits);
 
 struct BumpTexture {
   BumpParams params;
   std::vector<Bump> bumps;
   double axial_lo = 0, axial_extent = 0;  ///< bump centres lie in [axial_lo, axial_lo + extent)
   bool periodic = false;                  ///< the field repeats with period axial_extent
-  double max_sphere_radius = 0, min_apex_radius = 0;
+  double max_extent = 0, min_apex_radius = 0;  ///< largest Bump::extent; R - height_max
   int cells_angle = 1, cells_axial = 1;   ///< buckets: bumps by (angle cell, axial cell)
   std::vector<std::uint32_t> cell_start;  ///< CSR offsets, size cells_angle * cells_axial + 1
   std::vector<std::uint32_t> cell_items;  ///< bump indices

@@ -38,10 +38,11 @@ std::map<int, WallHit> brute_force(const DrumShape& s, const Vec3& c, double r) 
     const Bump& b = t.bumps[i];
     for (int image = -1; image <= 1; ++image) {
       if (!t.periodic && image != 0) continue;
-      const Vec3 centre = s.body.center + (b.axial + image * t.axial_extent) * s.body.axis +
-                          b.center_radius * (b.cos_angle * e1 + b.sin_angle * e2);
-      const double overlap = r + b.sphere_radius - (c - centre).norm();
-      if (overlap >= 0) out[3 + int(i)] = {(c - centre).normalized(), Vec3::Zero(), overlap, std::uint16_t(3 + i)};
+      const Vec3 outward = b.cos_angle * e1 + b.sin_angle * e2;
+      const Vec3 foot = s.body.center + (b.axial + image * t.axial_extent) * s.body.axis + s.body.radius * outward;
+      std::vector<WallHit> hits;
+      collide_bump(b, foot, -outward, c, r, 0, std::uint16_t(3 + i), hits);
+      if (!hits.empty()) out[3 + int(i)] = hits[0];
     }
   }
   return out;
@@ -88,22 +89,46 @@ BOOST_AUTO_TEST_CASE(count_heights_and_shape) {
   BOOST_TEST(h_lo >= 0.03);
   BOOST_TEST(h_hi <= 0.05);
   BOOST_TEST(h_hi - h_lo > 0.018);  // 271 uniform draws span nearly the whole range
-  // Bump 7: apex h above the shell on its axis; half-height width = FWHM 50 mm.
+  // Bump 7: apex exactly h above the shell on its axis.
   const Bump& b = t.bumps[7];
   const Vec3 dir = b.cos_angle * s.direction_at(0) + b.sin_angle * s.body.axis.cross(s.direction_at(0));
-  const Vec3 foot = s.body.center + b.axial * s.body.axis;
+  const Vec3 foot = s.body.center + b.axial * s.body.axis + 1.8 * dir;
   const double r = 0.01;
-  const Vec3 c = foot + dir * (1.8 - b.height - r + 0.002);
+  const Vec3 c = foot - dir * (b.height + r - 0.002);
   const auto h = hits_of(s, c, r);
   const WallHit* hit = find_feature(h, 3 + 7);
   BOOST_REQUIRE(hit);
   BOOST_TEST(hit->overlap == 0.002, tt::tolerance(1e-9));
   BOOST_TEST((hit->normal + dir).norm() < 1e-12);
-  // Half height: the bump surface passes through the points 25 mm to either side along the axis.
-  for (double side : {-1.0, 1.0}) {
-    const Vec3 surface = foot + side * 0.025 * s.body.axis + dir * (1.8 - 0.5 * b.height);
-    const Vec3 centre = foot + dir * b.center_radius;
-    BOOST_TEST((surface - centre).norm() == b.sphere_radius, tt::tolerance(1e-12));
+  // Meridian profile: walk up the surface and record the lateral offset s(y) where a tiny probe sphere
+  // just touches (overlap = probe radius means its centre is on the surface). Probe along the axial
+  // direction at height y: bisect the offset.
+  const double sigma = 0.05 / (2 * std::sqrt(2 * std::log(2.0)));
+  auto surface_offset = [&](double y) {
+    double lo = 0, hi = 0.1;
+    for (int it = 0; it < 60; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      std::vector<WallHit> probe;
+      collide_bump(b, foot, -dir, foot - y * dir + mid * s.body.axis, 1e-6, 0, 0, probe);
+      (probe.empty() || probe[0].overlap < 1e-6 ? hi : lo) = mid;
+    }
+    return 0.5 * (lo + hi);
+  };
+  // Half height: the model's half width 2 sigma - (h/2) / (e^{-1/2} h / sigma) = (2 - e^{1/2} / 2) sigma
+  // = 1.1756 sigma, vs the Gaussian's sqrt(2 ln 2) sigma = 1.1774 sigma (0.15 %).
+  const double half_width = surface_offset(0.5 * b.height);
+  BOOST_TEST(half_width == (2 - 0.5 * std::exp(0.5)) * sigma, tt::tolerance(1e-9));
+  BOOST_TEST(std::abs(half_width - 0.025) / 0.025 < 0.0016);
+  // At the inflection height e^{-1/2} h the cone touches the Gaussian: offset sigma exactly.
+  BOOST_TEST(surface_offset(std::exp(-0.5) * b.height) == sigma, tt::tolerance(1e-9));
+  // No overhang: the offset shrinks monotonically with height, from 2 sigma at the base to 0 at h.
+  double previous = 1;
+  for (int i = 0; i <= 20; ++i) {
+    const double y = b.height * (0.001 + 0.998 * i / 20);
+    const double off = surface_offset(y);
+    BOOST_TEST(off < previous);
+    BOOST_TEST(off <= 2 * sigma);
+    previous = off;
   }
 }
 
