@@ -155,8 +155,8 @@ BumpTexture build_bumps(const BumpParams& p, const CylinderShape& body, const st
   }
   t.min_apex_radius = R - p.height_max;
 
-  // Buckets about one bump diameter wide, so a particle of similar size visits a few cells.
-  const double cell = std::max(2 * t.max_extent, 1e-12);
+  // Buckets as wide as a bump's reach (Bump::extent): a particle visits about 3 x 3 cells.
+  const double cell = std::max(t.max_extent, 1e-12);
   t.cells_angle = std::clamp(int(two_pi * R / cell), 1, 4096);
   t.cells_axial = std::clamp(int(t.axial_extent / cell), 1, 4096);
   const std::size_t ncell = std::size_t(t.cells_angle) * t.cells_axial;
