@@ -195,8 +195,10 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   const std::size_t pairs = std::min(pair_count_, contacts.size());
   std::vector<Contact> old_walls(contacts.begin() + pairs, contacts.end());
   contacts.resize(pairs);
-  if (settings.periodic_axis >= 0) check_periodic(p, settings);
-  if (needs_rebuild(p, settings)) rebuild_pairs(p, settings, contacts);
+  if (needs_rebuild(p, settings)) {
+    if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
+    rebuild_pairs(p, settings, contacts);
+  }
 
   // Narrow phase for the pair candidates, in place.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pair_count_, chunk_size), [&](const auto& r) {
