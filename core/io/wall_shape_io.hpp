@@ -9,10 +9,8 @@
 // ByteReader (core/io/byte_archive.hpp), so members may be arithmetic, enums, Vec3, Quat, strings,
 // std::array / C arrays / std::vector, std::variant, or structs with their own archive_fields. The
 // overloads live in namespace grainlab (the shapes' namespace) so the archives find them by ADL.
-//
-// The shapes of core/geometry/ (box, rectangle, cylinder, drum with sawtooth or bump texture) are
-// covered when that folder is present (__has_include), so this file works before and after the
-// geometry work is merged; the guard can be dropped once core/geometry/ is on main.
+// Covered: plane, rectangle, box, cylinder and drum (smooth, sawtooth or bump texture, with all
+// precomputed texture data, so a reloaded drum is bitwise the saved one).
 #include <concepts>
 #include <type_traits>
 
@@ -31,7 +29,6 @@ void archive_fields(S& s, F& f) {
   f(s.point); f(s.normal);
 }
 
-#if __has_include("core/geometry/drum.hpp")
 inline const char* shape_tag(const RectangleShape&) { return "rectangle"; }
 template <SameOrConst<RectangleShape> S, class F>
 void archive_fields(S& s, F& f) {
@@ -47,7 +44,8 @@ void archive_fields(S& s, F& f) {
 inline const char* shape_tag(const CylinderShape&) { return "cylinder"; }
 template <SameOrConst<CylinderShape> S, class F>
 void archive_fields(S& s, F& f) {
-  f(s.center); f(s.axis); f(s.radius); f(s.length); f(s.cap_lo); f(s.cap_hi); f(s.side);
+  f(s.center); f(s.axis); f(s.radius); f(s.length); f(s.cap_lo); f(s.cap_hi); f(s.side); f(s.polygon_faces);
+  f(s.reference);
 }
 
 template <SameOrConst<SawtoothParams> S, class F>
@@ -60,15 +58,17 @@ void archive_fields(S& s, F& f) {
 }
 template <SameOrConst<SawtoothTexture> S, class F>
 void archive_fields(S& s, F& f) {
-  f(s.params); f(s.pitch); f(s.base_angle); f(s.min_radius); f(s.b0); f(s.apex); f(s.b1);
+  f(s.params); f(s.pitch); f(s.cos_pitch); f(s.sin_pitch); f(s.base_angle); f(s.min_radius); f(s.b0); f(s.apex);
+  f(s.b1); f(s.n_ramp); f(s.n_attack); f(s.n_base);
 }
 template <SameOrConst<Bump> S, class F>
 void archive_fields(S& s, F& f) {
-  f(s.cos_angle); f(s.sin_angle); f(s.axial); f(s.height); f(s.sphere_radius); f(s.center_radius);
+  f(s.cos_angle); f(s.sin_angle); f(s.axial); f(s.height); f(s.base_radius); f(s.tip_radius); f(s.tip_center);
+  f(s.nu_s); f(s.nu_y); f(s.tangent_t); f(s.extent);
 }
 template <SameOrConst<BumpTexture> S, class F>
 void archive_fields(S& s, F& f) {
-  f(s.params); f(s.bumps); f(s.axial_lo); f(s.axial_extent); f(s.periodic); f(s.max_sphere_radius);
+  f(s.params); f(s.bumps); f(s.axial_lo); f(s.axial_extent); f(s.periodic); f(s.max_extent);
   f(s.min_apex_radius); f(s.cells_angle); f(s.cells_axial); f(s.cell_start); f(s.cell_items);
 }
 
@@ -82,11 +82,11 @@ namespace io::detail {
 // Member mirrors: when a geometry struct gains a member, its size changes and the build stops here.
 struct RectangleMirror { Vec3 a, b, c; double d, e; };
 struct BoxMirror { Vec3 a, b; Quat c; std::uint8_t d; };
-struct CylinderMirror { Vec3 a, b; double c, d; bool e, f; CylinderShape::Side g; };
+struct CylinderMirror { Vec3 a, b; double c, d; bool e, f; CylinderShape::Side g; int h; Vec3 i; };
 struct SawtoothParamsMirror { int a; double b, c, d; };
 struct BumpParamsMirror { double a, b, c, d; std::uint64_t e; double f; };
-struct SawtoothTextureMirror { SawtoothParams a; double b, c, d; double e[2], f[2], g[2]; };
-struct BumpMirror { double a, b, c, d, e, f; };
+struct SawtoothTextureMirror { SawtoothParams a; double b, c, d, e, f; double g[2], h[2], i[2], j[2], k[2], l[2]; };
+struct BumpMirror { double a, b, c, d, e, f, g, h, i, j, k; };
 struct BumpTextureMirror {
   BumpParams a; std::vector<Bump> b; double c, d; bool e; double f, g; int h, i;
   std::vector<std::uint32_t> j, k;
@@ -102,7 +102,6 @@ static_assert(sizeof(Bump) == sizeof(BumpMirror), "Bump changed: update core/io/
 static_assert(sizeof(BumpTexture) == sizeof(BumpTextureMirror), "BumpTexture changed: update core/io/wall_shape_io.hpp");
 static_assert(sizeof(DrumShape) == sizeof(DrumMirror), "DrumShape changed: update archive_fields in core/io/wall_shape_io.hpp");
 }  // namespace io::detail
-#endif
 
 namespace io::detail {
 struct PlaneMirror { Vec3 a, b; };

@@ -1,10 +1,7 @@
 // Checkpoints of every wall shape of core/geometry/ (rectangle, box, cylinder, smooth/sawtooth/bumpy
 // drum): the reloaded world re-serialises to the same bytes (so every listed member round-trips
-// bitwise), and a run in a turning sawtooth drum restarts bit for bit. Compiled only when
-// core/geometry/ is present (it is merged separately from core/io).
+// bitwise), and a run in a turning sawtooth drum restarts bit for bit.
 #include <boost/test/unit_test.hpp>
-
-#if __has_include("core/geometry/drum.hpp")
 
 #include <cstring>
 
@@ -106,5 +103,3 @@ BOOST_AUTO_TEST_CASE(turning_sawtooth_drum_restarts_bit_for_bit) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
-
-#endif
