@@ -71,4 +71,9 @@ struct NdemStepStats {
   std::vector<double> multiplier_error;
 };
 
+/// "cold", "history", "history_normal_only", "history_no_velocity_update", "model"; InputError otherwise.
+NdemWarmStart parse_warm_start(const std::string& name);
+/// "box" or "cone"; InputError otherwise.
+NdemFrictionShape parse_friction_shape(const std::string& name);
+
 }  // namespace grainlab

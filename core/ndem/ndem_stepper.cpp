@@ -40,6 +40,22 @@ void NdemSettings::validate() const {
   if (!(max_overlap_ratio > 0)) fail("max_overlap_ratio", max_overlap_ratio, "must be > 0");
 }
 
+NdemWarmStart parse_warm_start(const std::string& name) {
+  if (name == "cold") return NdemWarmStart::cold;
+  if (name == "history") return NdemWarmStart::history;
+  if (name == "history_normal_only") return NdemWarmStart::history_normal_only;
+  if (name == "history_no_velocity_update") return NdemWarmStart::history_no_velocity_update;
+  if (name == "model") return NdemWarmStart::model;
+  throw InputError(fmt::format("ndem: warm_start = '{}' is invalid (cold, history, history_normal_only, "
+                               "history_no_velocity_update, model)", name));
+}
+
+NdemFrictionShape parse_friction_shape(const std::string& name) {
+  if (name == "box") return NdemFrictionShape::box;
+  if (name == "cone") return NdemFrictionShape::cone;
+  throw InputError(fmt::format("ndem: friction_shape = '{}' is invalid (box, cone)", name));
+}
+
 NdemStepper::NdemStepper(NdemSettings settings) : settings_(std::move(settings)) { settings_.validate(); }
 
 // ---------------------------------------------------------------------------------------------------
