@@ -6,11 +6,14 @@
 //   cpu_ns_per_contact_iter  the same from thread CPU time (the step's CPU time x the solve's wall share)
 //   setup_ms, detect_ms  constraint set-up and contact detection per step
 //   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact)
-// Serial solver (one thread); the machine is shared, so report the load when quoting numbers.
+// Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
+// report the load average when quoting numbers (cpu_ns_per_contact_iter is per thread of the caller).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <ctime>
+
+#include <tbb/global_control.h>
 
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/world.hpp"
@@ -43,11 +46,14 @@ World bed(int n, double mu_r) {
 void BM_ndem_step(benchmark::State& state) {
   const int n = int(state.range(0));
   const double mu_r = state.range(1) ? 0.32 : 0.0;
+  const int threads = int(state.range(2));  // 0: serial PGS; 1, 2: graph-coloured PGS on that many threads
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
   World w = bed(n, mu_r);
   NdemSettings s;
   s.time_step = 0.005;
   s.iterations = 20;
   s.warm_start = NdemWarmStart::history;
+  s.parallel = threads > 0;
   NdemStepper ndem(s);
   ndem.step(w);  // first step builds the grid
   w.timers = StageTimers{};
@@ -76,12 +82,18 @@ void BM_ndem_step(benchmark::State& state) {
   const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + 10 * sizeof(double) + 18 * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["contact_bytes"] = double(sizeof(Contact));
+  state.counters["colours"] = ndem.stats().colours;
 }
 
 }  // namespace
 
 // 22^3 = 10 648 spheres (~31k contacts), 47^3 = 103 823 spheres (~300k contacts).
-BENCHMARK(BM_ndem_step)->Args({22, 0})->Args({22, 1})->Unit(benchmark::kMillisecond)->MinTime(2.0);
-BENCHMARK(BM_ndem_step)->Args({47, 0})->Args({47, 1})->Unit(benchmark::kMillisecond)->Iterations(3);
+// Args: {lattice n, rolling rows?, threads (0 = serial PGS)}.
+BENCHMARK(BM_ndem_step)
+    ->ArgsProduct({{22}, {0, 1}, {0, 1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0)
+    ->UseRealTime();
+BENCHMARK(BM_ndem_step)->ArgsProduct({{47}, {0, 1}, {0, 2}})->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -41,6 +41,8 @@ struct NdemSettings {
   double impact_epsilon = 0.02;      ///< epsilon of the v_imp rule (Paper III)
   bool impact_stage = true;          ///< run the Newton-restitution impact stage
   double overlap_floor_ratio = 1e-9; ///< delta floored at this * R* inside the scale factor e_H delta^{e_H-1}
+  bool parallel = false;             ///< graph-coloured PGS, TBB parallel per colour (deterministic for any thread count)
+  int max_colours = 32;              ///< colours tried before a contact goes to the serial overflow set (1..63)
   NdemWarmStart warm_start = NdemWarmStart::cold;
   double warm_start_beta = 0.85;     ///< beta of the history warm start
   double model_warm_start_factor = -1.0;  ///< prefactor f of Eq. 9; < 0: consistent value 1/e_H (= 4/5 for Hertz; paper prints 5/4)
@@ -61,6 +63,8 @@ struct NdemStepStats {
   int impact_iterations_used = 0;  ///< 0 when there were no impacts
   std::size_t contacts = 0;        ///< active contacts (overlap > 0)
   std::size_t impacting = 0;       ///< contacts handled by Newton restitution this step
+  int colours = 0;                 ///< colours used by the parallel PGS (0 = serial)
+  std::size_t overflow = 0;        ///< contacts in the serial overflow set
   double impacting_fraction = 0;   ///< impacting / contacts
   double mean_overlap_over_d = 0;  ///< <delta / d> over active contacts, d = r_a + r_b (2 r against a wall)
   double max_overlap_over_d = 0;

@@ -36,6 +36,7 @@ void NdemSettings::validate() const {
   if (!(overlap_floor_ratio > 0 && overlap_floor_ratio < 1e-2)) fail("overlap_floor_ratio", overlap_floor_ratio, "must be in (0, 1e-2)");
   if (!(warm_start_beta >= 0 && warm_start_beta <= 1)) fail("warm_start_beta", warm_start_beta, "must be in [0, 1]");
   if (!std::isfinite(model_warm_start_factor)) fail("model_warm_start_factor", model_warm_start_factor, "must be finite");
+  if (max_colours < 1 || max_colours > 63) fail("max_colours", max_colours, "must be in [1, 63]");
   if (reference_iterations < 0) fail("reference_iterations", reference_iterations, "must be >= 0");
   if (!(max_overlap_ratio > 0)) fail("max_overlap_ratio", max_overlap_ratio, "must be > 0");
 }
@@ -177,6 +178,11 @@ void NdemStepper::setup(World& world) {
   stats_.contacts = R.size();
   stats_.mean_overlap_over_d = R.size() ? sum_ratio / double(R.size()) : 0.0;
   stats_.max_overlap_over_d = max_ratio;
+  if (S.parallel) {
+    colouring_.build(R, np, S.max_colours);
+    stats_.colours = colouring_.colours_used;
+    stats_.overflow = colouring_.overflow;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -204,6 +210,7 @@ void NdemStepper::impact(World&) {
   opt.tolerance = settings_.residual_tolerance;
   opt.omega = settings_.over_relaxation;
   opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
+  if (settings_.parallel) opt.colouring = &colouring_;
   const PgsResult r = solve_impact(rows_, impacting, u_minus, bodies_, opt, impact_impulse_);
   stats_.impact_iterations_used = r.iterations;
   had_impact_ = true;
@@ -364,6 +371,7 @@ void NdemStepper::step(World& world) {
   opt.omega = settings_.over_relaxation;
   opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
   opt.record_residuals = settings_.record_residuals;
+  if (settings_.parallel) opt.colouring = &colouring_;
   std::vector<double> reference;
   if (settings_.reference_iterations > 0 && rows_.size() > 0) {
     NdemRows ref_rows = rows_;

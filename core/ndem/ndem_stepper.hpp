@@ -16,7 +16,8 @@
 // lambda_t2 t2) / Dt, torque from the lever arms plus (lambda_r1 t1 + lambda_r2 t2 + lambda_rn n) / Dt.
 // Contact::lambda holds the continuous-stage multipliers (warm start); impact impulses are added
 // to Contact::force but not stored.
-// Threading: serial and deterministic (fixed contact order = detection order, sorted by key).
+// Threading: serial PGS in contact order (detection order, sorted by key), or with settings.parallel a
+// graph-coloured PGS with TBB per colour; bitwise deterministic either way.
 #include <vector>
 
 #include "core/ndem/ndem_settings.hpp"
@@ -50,6 +51,7 @@ class NdemStepper : public Stepper {
   NdemStepStats stats_;
   NdemRows rows_;
   NdemBodies bodies_;
+  NdemColouring colouring_;
   std::array<std::vector<double>, 6> impact_impulse_;
   bool had_impact_ = false;
 };

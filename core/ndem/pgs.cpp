@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <tbb/parallel_for.h>
+
 namespace grainlab {
 
 void NdemRows::resize(std::size_t m) {
@@ -130,16 +132,19 @@ struct Accum {
   double n = 0, t = 0, r = 0;
 };
 
+constexpr std::size_t pgs_chunk = 256;  // contacts per parallel task (fixed: results independent of threads)
+
 // One blocked sweep over the contacts. `normal_target(c, u)` returns the rhs of the normal row minus
 // its Sigma term handled inside: for the continuous stage r = q - s u - Sigma lambda; for the impact
 // stage r = target - u. Bounds use the physical normal impulse  s * lambda_n.
 template <class NormalResidual>
 Accum sweep(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
             const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale, double sigma_t,
-            double sigma_r, double omega, bool cone, bool rolling, NormalResidual&& normal_residual) {
+            double sigma_r, double omega, bool cone, bool rolling, NormalResidual&& normal_residual,
+            const std::uint32_t* order, std::size_t count) {
   Accum acc;
-  const std::size_t m = R.size();
-  for (std::size_t c = 0; c < m; ++c) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::size_t c = order[k];
     const double s = scale[c];
     // Normal row.
     {
@@ -178,8 +183,41 @@ PgsResult iterate(const NdemRows& R, NdemBodies& B, std::array<std::vector<doubl
   if (m == 0) return out;
   const double rows_n = double(m), rows_t = 2.0 * double(m), rows_r = 3.0 * double(m);
   const double rows_all = rows_n + rows_t + (R.rolling ? rows_r : 0.0);
+  std::vector<std::uint32_t> identity;
+  if (!opt.colouring) {
+    identity.resize(m);
+    for (std::size_t c = 0; c < m; ++c) identity[c] = std::uint32_t(c);
+  }
+  std::vector<Accum> partial;
   for (int k = 1; k <= opt.iterations; ++k) {
-    const Accum a = sweep(R, B, L, inv_diag, scale, sigma_t, sigma_r, opt.omega, opt.cone, R.rolling, normal_residual);
+    Accum a;
+    if (!opt.colouring) {
+      a = sweep(R, B, L, inv_diag, scale, sigma_t, sigma_r, opt.omega, opt.cone, R.rolling, normal_residual,
+                identity.data(), m);
+    } else {
+      // Colours in order; inside a colour no two contacts share a body, so the fixed-size chunks run in
+      // parallel without races and in any order; partial sums are combined in chunk order.
+      const NdemColouring& col = *opt.colouring;
+      for (std::size_t g = 0; g + 1 < col.start.size(); ++g) {
+        const std::size_t begin = col.start[g], end = col.start[g + 1];
+        const bool serial = g + 2 == col.start.size();  // last group: the overflow set
+        const std::size_t nchunks = serial ? 1 : (end - begin + pgs_chunk - 1) / pgs_chunk;
+        partial.assign(nchunks, Accum{});
+        auto run_chunk = [&](std::size_t ch) {
+          const std::size_t b0 = serial ? begin : begin + ch * pgs_chunk;
+          const std::size_t b1 = serial ? end : std::min(end, b0 + pgs_chunk);
+          partial[ch] = sweep(R, B, L, inv_diag, scale, sigma_t, sigma_r, opt.omega, opt.cone, R.rolling,
+                              normal_residual, col.order.data() + b0, b1 - b0);
+        };
+        if (nchunks == 1) run_chunk(0);
+        else tbb::parallel_for(std::size_t(0), nchunks, run_chunk);
+        for (const Accum& p : partial) {
+          a.n += p.n;
+          a.t += p.t;
+          a.r += p.r;
+        }
+      }
+    }
     out.iterations = k;
     // |dlambda| * D / omega is the (projected) residual of the row before its update, m/s.
     out.final_residual = (a.n + a.t + a.r) / (opt.omega * rows_all);
@@ -195,6 +233,43 @@ PgsResult iterate(const NdemRows& R, NdemBodies& B, std::array<std::vector<doubl
 }
 
 }  // namespace
+
+void NdemColouring::build(const NdemRows& R, std::size_t num_bodies, int max_colours) {
+  // Greedy colouring in contact order (Box2D v3 constraint-graph style): each contact takes the first
+  // colour used by neither of its particle bodies (fixed particles count: they are written to); walls
+  // never conflict. Contacts that find no colour among max_colours go to the overflow set (solved
+  // serially after the colours). Deterministic: depends on the contact order only.
+  const std::size_t m = R.size();
+  const int K = std::clamp(max_colours, 1, 63);
+  std::vector<std::uint64_t> used(num_bodies, 0);
+  std::vector<int> colour(m);
+  std::vector<std::size_t> count(K + 1, 0);
+  for (std::size_t c = 0; c < m; ++c) {
+    const int a = R.a[c], b = R.b[c];
+    const std::uint64_t busy = used[a] | (b >= 0 ? used[b] : 0);
+    int g = K;  // overflow
+    for (int k = 0; k < K; ++k)
+      if (!(busy >> k & 1)) {
+        g = k;
+        break;
+      }
+    colour[c] = g;
+    if (g < K) {
+      used[a] |= std::uint64_t(1) << g;
+      if (b >= 0) used[b] |= std::uint64_t(1) << g;
+    }
+    ++count[g];
+  }
+  start.assign(K + 2, 0);
+  for (int g = 0; g <= K; ++g) start[g + 1] = start[g] + count[g];
+  order.resize(m);
+  std::vector<std::size_t> fill(start.begin(), start.end() - 1);
+  for (std::size_t c = 0; c < m; ++c) order[fill[colour[c]]++] = std::uint32_t(c);
+  colours_used = 0;
+  for (int g = 0; g < K; ++g)
+    if (count[g]) colours_used = g + 1;
+  overflow = count[K];
+}
 
 double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c) {
   return row_velocity(rows, bodies, c, 0);

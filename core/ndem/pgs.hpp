@@ -11,7 +11,8 @@
 //
 // Layout: structure of arrays, one entry per contact, rows of a contact solved in the order normal,
 // friction t1, t2, rolling t1, t2, twisting n. Kinematic walls enter as a known velocity (`bias`).
-// Threading: the solve is serial over a fixed contact order (bitwise deterministic).
+// Threading: serial over the contact order, or (PgsOptions::colouring) TBB parallel inside each colour of
+// a greedy graph colouring; both bitwise deterministic, the coloured one for any thread count.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -60,6 +61,16 @@ double ndem_row_mass(const NdemRows& rows, const NdemBodies& bodies, std::size_t
 /// Applies M^{-1} G^T lambda of all rows to the bodies (warm-start velocity update, Eq. 8).
 void apply_impulses(const NdemRows& rows, NdemBodies& bodies);
 
+/// Graph colouring of the contacts for the parallel sweep: order[start[g] .. start[g+1]) are the
+/// contacts of colour g (no shared particle), the last group is the overflow set (solved serially).
+struct NdemColouring {
+  std::vector<std::uint32_t> order;
+  std::vector<std::size_t> start;
+  int colours_used = 0;
+  std::size_t overflow = 0;
+  void build(const NdemRows& rows, std::size_t num_bodies, int max_colours);
+};
+
 struct PgsOptions {
   int iterations = 1;
   double tolerance = 0;
@@ -68,6 +79,9 @@ struct PgsOptions {
   bool record_residuals = false;
   /// Called after each iteration k (1-based) when set.
   std::function<void(int)> after_iteration;
+  /// When set: coloured sweeps, TBB parallel per colour (deterministic for any thread count, but a
+  /// different Gauss-Seidel order than the serial sweep). Null: serial sweep in contact order.
+  const NdemColouring* colouring = nullptr;
 };
 
 struct PgsResult {

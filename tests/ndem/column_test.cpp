@@ -7,6 +7,8 @@
 #include <cstring>
 #include <random>
 
+#include <tbb/global_control.h>
+
 #include "core/error.hpp"
 #include "tests/ndem/ndem_fixtures.hpp"
 
@@ -213,6 +215,54 @@ BOOST_AUTO_TEST_CASE(deterministic) {
   };
   const auto a = run(), b = run();
   BOOST_TEST(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0);
+}
+
+// Graph-coloured parallel PGS: bitwise the same state on 1 and 2 threads, and the same physics (a
+// resting packing carries its weight; colours keep no two contacts of a colour on one body).
+BOOST_AUTO_TEST_CASE(parallel_pgs_deterministic_across_threads) {
+  auto run = [](int threads) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    Material m = pellet();
+    World w = floor_world(m);
+    const double d = pellet_d;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> jitter(-0.02 * d, 0.02 * d);
+    for (int k = 0; k < 4; ++k)
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i)
+          w.add_sphere(Vec3(i * 0.999 * d + jitter(rng), j * 0.999 * d + jitter(rng), (k + 0.5) * 0.999 * d), d / 2, 0);
+    NdemSettings s;
+    s.parallel = true;
+    s.iterations = 150;
+    s.warm_start = NdemWarmStart::history;
+    NdemStepper ndem(s);
+    for (int k = 0; k < 40; ++k) ndem.step(w);
+    // colouring validity on the last step
+    BOOST_TEST(ndem.stats().colours > 1);
+    double load = 0;
+    for (const Wall& wall : w.walls) load -= wall.force.z();
+    BOOST_TEST_MESSAGE("parallel PGS, " << threads << " threads: colours " << ndem.stats().colours << ", overflow "
+                                        << ndem.stats().overflow << ", contacts " << ndem.stats().contacts
+                                        << ", floor load / weight " << load / (w.particles.total_mass() * g_acc));
+    return w.particles.position;
+  };
+  const auto one = run(1), two = run(2);
+  BOOST_TEST(std::memcmp(one.data(), two.data(), one.size() * sizeof(Vec3)) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(parallel_pgs_static_load) {
+  Material m = pellet();
+  World w = floor_world(m);
+  const double d = pellet_d;
+  for (int k = 0; k < 3; ++k) w.add_sphere(Vec3(0, 0, (k + 0.5) * d), d / 2, 0);
+  for (int k = 0; k < 3; ++k) w.add_sphere(Vec3(2 * d, 0, (k + 0.5) * d), d / 2, 0);
+  NdemSettings s;
+  s.parallel = true;
+  s.iterations = 500;
+  NdemStepper ndem(s);
+  for (int k = 0; k < 300; ++k) ndem.step(w);
+  BOOST_TEST(-w.walls[0].force.z() == w.particles.total_mass() * g_acc, boost::test_tools::tolerance(1e-6));
+  BOOST_TEST(ndem.stats().colours >= 2);
 }
 
 BOOST_AUTO_TEST_CASE(bad_input) {
