@@ -265,6 +265,30 @@ BOOST_AUTO_TEST_CASE(parallel_pgs_static_load) {
   BOOST_TEST(ndem.stats().colours >= 2);
 }
 
+// Observers: per-iteration residuals by row type and the Eq. 13 multiplier error against a reference
+// solve from the same start (it must reach 0 when the solve runs as long as the reference).
+BOOST_AUTO_TEST_CASE(convergence_observers) {
+  World w = column(10, 6e6, 0.32);
+  NdemSettings s;
+  s.iterations = 50;
+  NdemStepper ndem(s);
+  for (int k = 0; k < 20; ++k) ndem.step(w);
+  BOOST_TEST(ndem.stats().residual_normal.empty());  // off by default
+  s.record_residuals = true;
+  s.reference_iterations = 50;
+  NdemStepper observed(s);
+  observed.step(w);
+  const auto& st = observed.stats();
+  BOOST_TEST(st.residual_normal.size() == 50u);
+  BOOST_TEST(st.residual_rolling.size() == 50u);
+  BOOST_TEST(st.multiplier_error.size() == 50u);
+  BOOST_TEST(st.multiplier_error.back() == 0.0);  // same start, same iterations: identical multipliers
+  BOOST_TEST(st.multiplier_error.front() > st.multiplier_error[25]);
+  BOOST_TEST(st.residual_normal.front() > st.residual_normal.back());
+  BOOST_TEST(st.contacts == 10u);
+  BOOST_TEST(st.mean_overlap_over_d > 0);
+}
+
 BOOST_AUTO_TEST_CASE(bad_input) {
   NdemSettings s;
   s.iterations = 0;
