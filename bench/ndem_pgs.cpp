@@ -2,7 +2,7 @@
 // Scene: n^3 spheres (d = 13 mm, pellet material) in a simple cubic lattice with spacing 0.9999 d on a
 // floor, so every lattice neighbour pair is a touching contact (about 3 per sphere) from the first step.
 // One benchmark iteration = one NdemStepper::step with N_it = 20 PGS iterations. Counters:
-//   ns_per_contact_iter  solve wall seconds / (contacts * N_it)  (impact stage + warm start + PGS)
+//   ns_per_contact_iter  solve wall seconds / (contacts * N_it)  (warm start + PGS; impact stage off)
 //   cpu_ns_per_contact_iter  the same from thread CPU time (the step's CPU time x the solve's wall share)
 //   setup_ms, detect_ms  constraint set-up and contact detection per step
 //   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact)
@@ -54,6 +54,10 @@ void BM_ndem_step(benchmark::State& state) {
   s.iterations = 20;
   s.warm_start = NdemWarmStart::history;
   s.parallel = threads > 0;
+  // The lattice is not perfectly at rest (it settles by a few micrometres and rings), so with the impact
+  // stage on ~7 % of contacts trigger a full extra impact PGS pass each step. The benchmark measures the
+  // continuous PGS (warm start + iterations); the impact stage costs at most one more such pass.
+  s.impact_stage = false;
   NdemStepper ndem(s);
   ndem.step(w);  // first step builds the grid
   w.timers = StageTimers{};
@@ -83,6 +87,8 @@ void BM_ndem_step(benchmark::State& state) {
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["contact_bytes"] = double(sizeof(Contact));
   state.counters["colours"] = ndem.stats().colours;
+  state.counters["impacting"] = double(ndem.stats().impacting);
+  state.counters["impact_its"] = ndem.stats().impact_iterations_used;
 }
 
 }  // namespace

@@ -88,6 +88,55 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
   return k;
 }
 
+// The two bodies of one contact held in registers during its block update (loaded once, written back
+// once): the same arithmetic in the same order as the NdemBodies versions above, without reloading
+// through memory the compiler cannot prove unaliased.
+struct Local {
+  Vec3 va, wa, vb, wb;
+  double ima, iIa, imb, iIb;
+  bool has_b;
+  Local(const NdemBodies& B, int a, int b)
+      : va(B.v[a]), wa(B.w[a]), vb(b >= 0 ? B.v[b] : Vec3::Zero()), wb(b >= 0 ? B.w[b] : Vec3::Zero()),
+        ima(B.inv_mass[a]), iIa(B.inv_inertia[a]), imb(b >= 0 ? B.inv_mass[b] : 0.0),
+        iIb(b >= 0 ? B.inv_inertia[b] : 0.0), has_b(b >= 0) {}
+  void store(NdemBodies& B, int a, int b) const {
+    B.v[a] = va;
+    B.w[a] = wa;
+    if (has_b) {
+      B.v[b] = vb;
+      B.w[b] = wb;
+    }
+  }
+};
+
+inline double row_velocity(const NdemRows& R, const Local& B, std::size_t c, int r) {
+  const RowGeom g = geom(R, c, r);
+  double u = R.bias[r][c];
+  if (g.angular) {
+    u += g.d->dot(B.wa);
+    if (B.has_b) u -= g.d->dot(B.wb);
+  } else {
+    u += g.d->dot(B.va) + g.ca->dot(B.wa);
+    if (B.has_b) u -= g.d->dot(B.vb) + g.cb->dot(B.wb);
+  }
+  return u;
+}
+
+inline void apply_row(const NdemRows& R, Local& B, std::size_t c, int r, double scaled_dl) {
+  const RowGeom g = geom(R, c, r);
+  if (g.angular) {
+    B.wa += (B.iIa * scaled_dl) * *g.d;
+    if (B.has_b) B.wb -= (B.iIb * scaled_dl) * *g.d;
+  } else {
+    B.va += (B.ima * scaled_dl) * *g.d;
+    B.wa += (B.iIa * scaled_dl) * *g.ca;
+    if (B.has_b) {
+      B.vb -= (B.imb * scaled_dl) * *g.d;
+      B.wb -= (B.iIb * scaled_dl) * *g.cb;
+    }
+  }
+}
+
 // Clamps the pair (x, y) to the box |x|,|y| <= bound or to the disk |(x, y)| <= bound.
 inline void project_pair(double& x, double& y, double bound, bool cone) {
   if (cone) {
@@ -106,7 +155,7 @@ inline void project_pair(double& x, double& y, double bound, bool cone) {
 // Rows r and r+1 (a tangential pair, Sigma = sigma): box -> Gauss-Seidel row by row with clamping;
 // cone -> both rows from the same velocities, projected on the disk, then applied. Returns
 // sum |dlambda| D (the projected residual, m/s).
-inline double solve_pair(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
+inline double solve_pair(const NdemRows& R, Local& B, std::array<std::vector<double>, 6>& L,
                          const std::array<std::vector<double>, 6>& inv_diag, std::size_t c, int r, double sigma,
                          double omega, double bound, bool cone) {
   const double o1 = L[r][c], o2 = L[r + 1][c];
@@ -138,7 +187,7 @@ constexpr std::size_t pgs_chunk = 256;  // contacts per parallel task (fixed: re
 // its Sigma term handled inside: for the continuous stage r = q - s u - Sigma lambda; for the impact
 // stage r = target - u. Bounds use the physical normal impulse  s * lambda_n.
 template <class NormalResidual>
-Accum sweep(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
+Accum sweep(const NdemRows& R, NdemBodies& Bodies, std::array<std::vector<double>, 6>& L,
             const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale, double sigma_t,
             double sigma_r, double omega, bool cone, bool rolling, NormalResidual&& normal_residual,
             const std::uint32_t* order, std::size_t count) {
@@ -146,6 +195,7 @@ Accum sweep(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>
   for (std::size_t k = 0; k < count; ++k) {
     const std::size_t c = order[k];
     const double s = scale[c];
+    Local B(Bodies, R.a[c], R.b[c]);
     // Normal row.
     {
       const double u = s * row_velocity(R, B, c, 0);
@@ -160,7 +210,10 @@ Accum sweep(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>
     const double fn = s * L[0][c];  // physical normal impulse |G_n^T lambda_n| (000 l.799, 1572, 1616)
     // Friction rows t1, t2, bound mu fn.
     acc.t += solve_pair(R, B, L, inv_diag, c, 1, sigma_t, omega, R.mu[c] * fn, cone);
-    if (!rolling) continue;
+    if (!rolling) {
+      B.store(Bodies, R.a[c], R.b[c]);
+      continue;
+    }
     // Rolling rows r1, r2 (bound mu_r r* fn), then twisting (bound alpha mu r* fn).
     acc.r += solve_pair(R, B, L, inv_diag, c, 3, sigma_r, omega, R.mu_roll[c] * fn, cone);
     {
@@ -171,6 +224,7 @@ Accum sweep(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>
       L[5][c] = z;
       acc.r += std::abs(z - o) / inv_diag[5][c];
     }
+    B.store(Bodies, R.a[c], R.b[c]);
   }
   return acc;
 }
