@@ -79,6 +79,13 @@ FitResult fit_nonlinear(const Model& f, const std::vector<std::string>& names, s
   return out;
 }
 
+std::vector<std::string> model_parameters(const std::string& model) {
+  if (model == "proportional") return {"b"};
+  for (const auto& m : model_names())
+    if (m == model) return {"a", "b"};
+  return {};
+}
+
 std::vector<std::string> model_names() { return {"linear", "proportional", "power", "saturating", "exponential"}; }
 
 FitResult fit_model(const std::string& model, const std::vector<double>& x, const std::vector<double>& y,

@@ -27,5 +27,7 @@ FitResult fit_model(const std::string& model, const std::vector<double>& x, cons
                     std::vector<double> guess = {});
 
 std::vector<std::string> model_names();
+/// Parameter names of a built-in model (empty for an unknown model).
+std::vector<std::string> model_parameters(const std::string& model);
 
 }  // namespace grainlab::pipeline

@@ -80,7 +80,12 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
     const auto cols = t.texts("columns");
     const auto where = t.where_filter();
     std::string md = "|", sep = "|", csv;
-    for (size_t i = 0; i < cols.size(); ++i) md += " " + cols[i] + " |", sep += "---|", csv += (i ? "," : "") + cols[i];
+    for (size_t i = 0; i < cols.size(); ++i) {
+      md.append(" ").append(cols[i]).append(" |");
+      sep.append("---|");
+      if (i) csv.push_back(',');
+      csv.append(cols[i]);
+    }
     md += "\n" + sep + "\n";
     csv += "\n";
     for (const auto& r : a.rows) {
@@ -91,8 +96,9 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
         if (auto it = r.num.find(cols[i]); it != r.num.end()) v = fmt::format("{:.4g}", it->second);
         else if (auto jt = r.text.find(cols[i]); jt != r.text.end()) v = jt->second;
         else if (auto kt = a.scalars.find(cols[i]); kt != a.scalars.end()) v = fmt::format("{:.4g}", kt->second);
-        md += " " + md_cell(v) + " |";
-        csv += (i ? "," : "") + csv_field(v);
+        md.append(" ").append(md_cell(v)).append(" |");
+        if (i) csv.push_back(',');
+        csv.append(csv_field(v));
       }
       md += "\n";
       csv += "\n";

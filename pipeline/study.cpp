@@ -3,11 +3,14 @@
 // Reads: the study file and the reference files it names (existence only). Single-threaded.
 #include "pipeline/study.hpp"
 
+#include "pipeline/fit.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace grainlab::pipeline {
 namespace fs = std::filesystem;
@@ -352,6 +355,16 @@ Study load_study(const std::string& path, const std::string& source_root) {
     }
     for (const auto& key : drules.at(d.kind).column_keys) require_column(s, cols, d, "derived", key, d.text(key));
     scalars.insert(d.name);
+    if (d.kind == "mean") scalars.insert(d.name + ".se");
+    if (d.kind == "fit") {
+      const auto names = model_parameters(d.text("model"));
+      if (names.empty())
+        fail(d.where, "derived '" + d.name + "'.model",
+             fmt::format("unknown model '{}' (known: {})", d.text("model"), fmt::join(model_names(), ", ")));
+      for (const auto& n : names) scalars.insert(d.name + "." + n), scalars.insert(d.name + "." + n + "_se");
+      scalars.insert(d.name + ".r2");
+      scalars.insert(d.name + ".rss");
+    }
   }
   for (const auto& p : s.plots) {
     require_column(s, cols, p, "plot", "x", p.text("x"));
