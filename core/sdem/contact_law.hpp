@@ -1,0 +1,97 @@
+#pragma once
+// SDEM contact law as small stateless parts (normal, tangential, rolling), in the spirit of LAMMPS
+// GRANULAR's composable sub-models but resolved at compile time: no virtual call per contact.
+//
+// Sources: 000 Eq. (2), lines 43-68, and Eqs. (11)-(12), lines 364-383; standard Hertz theory
+// (core/hertz.hpp); exact restitution damping (core/sdem/restitution.hpp).
+//
+// Sign convention (core/contacts.hpp): n is the unit normal from b towards a, d >= 0 the overlap,
+// d' = -(v_rel . n) its rate, v_rel the velocity of a's material point minus b's at the contact point.
+// Every part returns what acts on body a; b receives the opposite (plus the lever-arm torque).
+//
+//   normal   f_n = max(0, elastic(d) + damping(d, d'))          (never attractive)
+//     hertz:         k_n d^{3/2} + eta sqrt(m* k_n) d^{1/4} d'    eta = eta(e) exact, restitution.hpp
+//     viscoelastic:  k_n (d^{3/2} + c d^{1/2} d')                 000 Eq. (2), c from the viscosity
+//     linear:        k_n d + eta sqrt(m* k_n) d'                   eta(e) exact for the clamped law
+//   tangential  s <- rotate(s into the tangent plane, keep |s|) + u_t dt
+//               f_t = -k_t s - gamma_t u_t, projected on |f_t| <= mu f_n; on sliding s = -f_t / k_t
+//   rolling     theta <- rotate(theta) + w_roll dt            (w_roll: tangential part of w_a - w_b)
+//               tau_r = -k_r theta - gamma_r w_roll, |tau_r| <= mu_r R* f_n; when the spring alone
+//               reaches the limit the torque is the limit and the damping is off (Ai et al., Powder
+//               Technol. 206 (2011) 269, model C with f = 0); a rolling sphere then decelerates
+//               at 5/7 mu_r g (000 line 1247).
+//
+// Threading: pure functions of their arguments; the spring state is passed by reference and belongs to
+// one contact, so contacts can be processed in parallel.
+#include <cmath>
+
+#include "core/math.hpp"
+
+namespace grainlab::sdem {
+
+/// Hertz normal force with the speed-independent damping d^{1/4} d' (clamped to >= 0).
+inline double hertz_normal_force(double kn, double effective_mass, double eta, double overlap, double rate) {
+  const double sqrt_d = std::sqrt(overlap);
+  const double f = kn * overlap * sqrt_d + eta * std::sqrt(effective_mass * kn) * std::sqrt(sqrt_d) * rate;
+  return f > 0 ? f : 0.0;
+}
+
+/// The papers' viscoelastic Hertz law, 000 Eq. (2): k_n (d^{3/2} + c d^{1/2} d') (clamped to >= 0).
+inline double viscoelastic_normal_force(double kn, double c, double overlap, double rate) {
+  const double sqrt_d = std::sqrt(overlap);
+  const double f = kn * sqrt_d * (overlap + c * rate);
+  return f > 0 ? f : 0.0;
+}
+
+/// Linear spring-dashpot k_n d + eta sqrt(m* k_n) d' (clamped to >= 0).
+inline double linear_normal_force(double kn, double effective_mass, double eta, double overlap, double rate) {
+  const double f = kn * overlap + eta * std::sqrt(effective_mass * kn) * rate;
+  return f > 0 ? f : 0.0;
+}
+
+/// Projects a history vector onto the plane normal to n and restores its length (the contact frame
+/// turned since the last step; LAMMPS GRANULAR does the same).
+inline void rotate_into_plane(Vec3& s, const Vec3& n) {
+  const double len2 = s.squaredNorm();
+  if (len2 == 0) return;
+  s -= s.dot(n) * n;
+  const double new2 = s.squaredNorm();
+  if (new2 > 0) s *= std::sqrt(len2 / new2);
+}
+
+/// Tangential spring-dashpot on the Coulomb cone. Updates `spring` (elongation, m) and returns the
+/// tangential force on a. `ut`: tangential slip velocity of a relative to b; `limit` = mu f_n.
+inline Vec3 tangential_force(Vec3& spring, const Vec3& n, const Vec3& ut, double kt, double gamma_t, double limit,
+                             double dt) {
+  rotate_into_plane(spring, n);
+  spring += dt * ut;
+  Vec3 f = -kt * spring - gamma_t * ut;
+  const double f2 = f.squaredNorm();
+  if (f2 > limit * limit) {
+    // Gross sliding: force on the cone along the trial direction; the spring keeps what the cone allows.
+    f *= f2 > 0 ? limit / std::sqrt(f2) : 0.0;
+    spring = kt > 0 ? Vec3(-f / kt) : Vec3::Zero();
+  }
+  return f;
+}
+
+/// Rolling-resistance spring with damping, limited by `limit` = mu_r R* f_n. Updates `spring` (relative
+/// rolling rotation, rad) and returns the torque on a.
+inline Vec3 rolling_torque(Vec3& spring, const Vec3& n, const Vec3& w_roll, double kr, double gamma_r, double limit,
+                           double dt) {
+  rotate_into_plane(spring, n);
+  spring += dt * w_roll;
+  const double elastic = kr * spring.norm();
+  if (elastic >= limit) {
+    // Fully mobilised: the torque is the limit, opposing the accumulated rotation; no damping.
+    if (elastic == 0) return Vec3::Zero();
+    spring *= limit / elastic;
+    return -kr * spring;
+  }
+  Vec3 tau = -kr * spring - gamma_r * w_roll;
+  const double t2 = tau.squaredNorm();
+  if (t2 > limit * limit) tau *= limit / std::sqrt(t2);
+  return tau;
+}
+
+}  // namespace grainlab::sdem

@@ -1,0 +1,352 @@
+#include "core/sdem/sdem_stepper.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <type_traits>
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/error.hpp"
+#include "core/hertz.hpp"
+#include "core/sdem/contact_law.hpp"
+#include "core/sdem/hertz_theory.hpp"
+#include "core/sdem/restitution.hpp"
+
+namespace grainlab {
+
+namespace {
+
+constexpr std::size_t chunk_size = 1024;  // fixed chunks: work split independent of the thread count
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+double shear_modulus(const Material& m) { return m.youngs_modulus / (2 * (1 + m.poisson_ratio)); }
+
+}  // namespace
+
+void SdemSettings::validate() const {
+  auto fail = [](const char* key, double value, const char* rule) {
+    throw InputError(fmt::format("SDEM setting {} = {} is invalid ({})", key, value, rule));
+  };
+  if (!std::isfinite(time_step) || time_step <= 0) fail("time_step", time_step, "must be > 0");
+  if (!std::isfinite(linear_stiffness) || linear_stiffness < 0) fail("linear_stiffness", linear_stiffness, "must be >= 0");
+  if (normal_law == SdemNormalLaw::linear && linear_stiffness <= 0)
+    fail("linear_stiffness", linear_stiffness, "must be > 0 for the linear normal law");
+  if (!std::isfinite(viscosity) || viscosity < 0) fail("viscosity", viscosity, "must be >= 0");
+  if (!std::isfinite(tangential_stiffness_factor) || tangential_stiffness_factor <= 0)
+    fail("tangential_stiffness_factor", tangential_stiffness_factor, "must be > 0");
+  if (tangential_damping_ratio && (!std::isfinite(*tangential_damping_ratio) || *tangential_damping_ratio < 0))
+    fail("tangential_damping_ratio", *tangential_damping_ratio, "must be >= 0");
+  if (!std::isfinite(rolling_stiffness_factor) || rolling_stiffness_factor <= 0)
+    fail("rolling_stiffness_factor", rolling_stiffness_factor, "must be > 0");
+  if (!std::isfinite(rolling_damping_ratio) || rolling_damping_ratio < 0)
+    fail("rolling_damping_ratio", rolling_damping_ratio, "must be >= 0");
+  if (stability_check_interval < 0) fail("stability_check_interval", stability_check_interval, "must be >= 0");
+  if (!std::isfinite(max_overlap_ratio) || max_overlap_ratio <= 0)
+    fail("max_overlap_ratio", max_overlap_ratio, "must be > 0");
+}
+
+SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b, const SdemSettings& s) {
+  const MaterialPair pair = mix(a, b);
+  const double g_star = 1.0 / ((2 - a.poisson_ratio) / shear_modulus(a) + (2 - b.poisson_ratio) / shear_modulus(b));
+  SdemPairCoefficients c;
+  c.friction = pair.friction;
+  c.rolling_friction = pair.rolling_friction;
+  c.tangential_damping = 2 * s.tangential_damping_ratio.value_or(sdem::equivalent_damping_ratio(pair.restitution));
+  c.rolling_damping = 2 * s.rolling_damping_ratio;
+  c.kr_factor = s.rolling_stiffness_factor;
+  switch (s.normal_law) {
+    case SdemNormalLaw::hertz:
+      c.kn_factor = 4.0 / 3.0 * pair.effective_modulus;
+      c.normal_damping = sdem::damping_for_restitution(sdem::DampedLaw::hertz, pair.restitution);
+      c.kt_factor = s.tangential_stiffness_factor * 8 * g_star;
+      break;
+    case SdemNormalLaw::viscoelastic: {
+      const double nu = 0.5 * (a.poisson_ratio + b.poisson_ratio);
+      if (nu <= 0)
+        throw InputError(fmt::format("materials '{}'/'{}': the viscoelastic law needs poisson_ratio > 0 (000 line 68)",
+                                     a.name, b.name));
+      c.kn_factor = 4.0 / 3.0 * pair.effective_modulus;
+      c.normal_damping = 2 * (1 - 2 * nu) * s.viscosity / (15 * nu * nu * pair.effective_modulus);
+      c.kt_factor = s.tangential_stiffness_factor * 8 * g_star;
+      break;
+    }
+    case SdemNormalLaw::linear:
+      c.kn_factor = s.linear_stiffness;
+      c.normal_damping = sdem::damping_for_restitution(sdem::DampedLaw::linear, pair.restitution);
+      c.kt_factor = s.tangential_stiffness_factor * 2.0 / 7.0 * s.linear_stiffness;
+      break;
+  }
+  return c;
+}
+
+double sdem_contact_time(const Material& a, double radius_a, const Material& b, double radius_b, double speed,
+                         const SdemSettings& s) {
+  if (!std::isfinite(radius_a) || radius_a <= 0) throw InputError(fmt::format("radius = {} is invalid (must be > 0)", radius_a));
+  if (!std::isfinite(speed) || speed <= 0) throw InputError(fmt::format("impact speed = {} is invalid (must be > 0)", speed));
+  const double ma = a.density * 4.0 / 3.0 * pi * radius_a * radius_a * radius_a;
+  double m_eff = ma, r_eff = radius_a;
+  if (radius_b > 0) {
+    const double mb = b.density * 4.0 / 3.0 * pi * radius_b * radius_b * radius_b;
+    m_eff = ma * mb / (ma + mb);
+    r_eff = radius_a * radius_b / (radius_a + radius_b);
+  }
+  if (s.normal_law == SdemNormalLaw::linear) return sdem::linear_contact_time(m_eff, s.linear_stiffness);
+  return sdem::hertz_contact_time(m_eff, hertz_stiffness(mix(a, b).effective_modulus, r_eff), speed);
+}
+
+SdemStepper::SdemStepper(const SdemSettings& settings) : settings_(settings) { settings_.validate(); }
+
+void SdemStepper::prepare(const World& world) {
+  const std::size_t n = world.materials.size();
+  if (n == material_count_ && pair_table_.size() == n * n) return;
+  pair_table_.resize(n * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      pair_table_[i * n + j] = sdem_pair_coefficients(world.materials[i], world.materials[j], settings_);
+  material_count_ = n;
+}
+
+void SdemStepper::build_adjacency(const World& world) {
+  const std::size_t np = world.particles.size();
+  const std::size_t pairs = world.pair_contact_count();
+  if (world.detector.stats().rebuilds == adjacency_rebuilds_ && pairs == adjacency_pairs_ && np == adjacency_particles_)
+    return;
+  offset_.assign(np + 1, 0);
+  for (std::size_t k = 0; k < pairs; ++k) {
+    ++offset_[world.contacts[k].a + 1];
+    ++offset_[world.contacts[k].b + 1];
+  }
+  for (std::size_t i = 0; i < np; ++i) offset_[i + 1] += offset_[i];
+  adjacency_.resize(offset_[np]);
+  std::vector<std::uint32_t> fill(offset_.begin(), offset_.end() - 1);
+  for (std::size_t k = 0; k < pairs; ++k) {
+    adjacency_[fill[world.contacts[k].a]++] = std::uint32_t(2 * k);
+    adjacency_[fill[world.contacts[k].b]++] = std::uint32_t(2 * k + 1);
+  }
+  adjacency_rebuilds_ = world.detector.stats().rebuilds;
+  adjacency_pairs_ = pairs;
+  adjacency_particles_ = np;
+}
+
+namespace {
+
+// Stage 2: the wrench of one contact (see contact_law.hpp). Reads particle state, the wall (if any)
+// and the pair coefficients; writes the contact's springs, Contact::force and its wrench slot.
+template <SdemNormalLaw law>
+void contact_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
+                    std::size_t n_materials, double dt, Contact& c, ContactWrench& out) {
+  const double d = c.overlap;
+  if (!(d > 0)) {
+    c.force.setZero();
+    out.force.setZero();
+    out.torque_a.setZero();
+    out.torque_b.setZero();
+    return;
+  }
+  const int a = c.a;
+  const Vec3& n = c.normal;
+  Vec3 ra, rb = Vec3::Zero(), v_rel, w_rel;
+  double inv_m = p.inv_mass[a];
+  std::size_t mb;
+  if (c.is_wall()) {
+    const Wall& w = walls[c.wall_index()];
+    ra = c.point - p.position[a];
+    v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - w.velocity_at(c.point);
+    w_rel = p.angular_velocity[a] - w.angular_velocity;
+    mb = w.material;
+  } else {
+    const int b = c.b;
+    ra = -(p.radius[a] - 0.5 * d) * n;  // lever arms from the normal: correct across periodic wraps
+    rb = (p.radius[b] - 0.5 * d) * n;
+    v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - p.velocity[b] - p.angular_velocity[b].cross(rb);
+    w_rel = p.angular_velocity[a] - p.angular_velocity[b];
+    inv_m += p.inv_mass[b];
+    mb = p.material[b];
+  }
+  if (inv_m == 0) {  // two fixed bodies: nothing moves, no force needed
+    c.force.setZero();
+    out.force.setZero();
+    out.torque_a.setZero();
+    out.torque_b.setZero();
+    return;
+  }
+  const SdemPairCoefficients& k = table[p.material[a] * n_materials + mb];
+  const double m_eff = 1.0 / inv_m;
+  const double r_eff = c.effective_radius;
+  const double vn = v_rel.dot(n);
+  const double rate = -vn;
+
+  double fn, kt;
+  if constexpr (law == SdemNormalLaw::linear) {
+    fn = sdem::linear_normal_force(k.kn_factor, m_eff, k.normal_damping, d, rate);
+    kt = k.kt_factor;
+  } else {
+    const double kn = k.kn_factor * std::sqrt(r_eff);
+    if constexpr (law == SdemNormalLaw::hertz)
+      fn = sdem::hertz_normal_force(kn, m_eff, k.normal_damping, d, rate);
+    else
+      fn = sdem::viscoelastic_normal_force(kn, k.normal_damping, d, rate);
+    kt = k.kt_factor * std::sqrt(r_eff * d);
+  }
+
+  Vec3 force = fn * n;
+  const Vec3 ut = v_rel - vn * n;
+  force += sdem::tangential_force(c.tangential_spring, n, ut, kt, k.tangential_damping * std::sqrt(m_eff * kt),
+                                  k.friction * fn, dt);
+  Vec3 tau_roll = Vec3::Zero();
+  if (k.rolling_friction > 0) {
+    const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
+    const double kr = k.kr_factor * kt * r_eff * r_eff;
+    // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
+    auto inv_contact_inertia = [&](int i) {
+      return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
+    };
+    const double inv_i_r = inv_contact_inertia(a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
+    tau_roll = sdem::rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
+                                    k.rolling_friction * r_eff * fn, dt);
+  }
+  c.force = force;
+  out.force = force;
+  out.torque_a = ra.cross(force) + tau_roll;
+  out.torque_b = c.is_wall() ? Vec3(-tau_roll) : Vec3(rb.cross(-force) - tau_roll);
+}
+
+}  // namespace
+
+void SdemStepper::compute_forces(World& world) {
+  const auto t0 = Clock::now();
+  prepare(world);
+  build_adjacency(world);
+  ParticleStore& p = world.particles;
+  std::vector<Contact>& contacts = world.contacts;
+  const std::size_t nc = contacts.size();
+  if (wrench_.size() < nc) wrench_.resize(nc);
+  const double dt = settings_.time_step;
+  const SdemPairCoefficients* table = pair_table_.data();
+  const std::size_t nm = material_count_;
+  const std::vector<Wall>& walls = world.walls;
+
+  // Stage 2: per-contact wrenches (parallel, each contact writes its own slot).
+  auto run = [&](auto law_tag) {
+    constexpr SdemNormalLaw law = decltype(law_tag)::value;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nc, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t k = r.begin(); k != r.end(); ++k) contact_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench_[k]);
+    });
+  };
+  switch (settings_.normal_law) {
+    case SdemNormalLaw::hertz: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::hertz>{}); break;
+    case SdemNormalLaw::viscoelastic: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::viscoelastic>{}); break;
+    case SdemNormalLaw::linear: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::linear>{}); break;
+  }
+
+  // Stage 3: deterministic gather. Pair contacts through the CSR adjacency (parallel over particles,
+  // each particle sums its own contacts in increasing contact index) ...
+  const std::size_t np = p.size();
+  const ContactWrench* w = wrench_.data();
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+      for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
+        const std::uint32_t entry = adjacency_[e];
+        const ContactWrench& cw = w[entry >> 1];
+        if (entry & 1u) {
+          f -= cw.force;
+          t += cw.torque_b;
+        } else {
+          f += cw.force;
+          t += cw.torque_a;
+        }
+      }
+      p.force[i] = f;
+      p.torque[i] = t;
+    }
+  });
+  // ... then the wall contacts serially in list order, which also sums the wall loads (stage 4).
+  for (Wall& wall : world.walls) {
+    wall.force.setZero();
+    wall.torque.setZero();
+  }
+  for (std::size_t k = world.pair_contact_count(); k < nc; ++k) {
+    const Contact& c = contacts[k];
+    const ContactWrench& cw = wrench_[k];
+    p.force[c.a] += cw.force;
+    p.torque[c.a] += cw.torque_a;
+    Wall& wall = world.walls[c.wall_index()];
+    wall.force -= cw.force;
+    wall.torque += (c.point - wall.rotation_center).cross(-cw.force) + cw.torque_b;
+  }
+  world.timers.forces += seconds_since(t0);
+}
+
+void SdemStepper::integrate_velocities(World& world, double dt, const Vec3& g) {
+  ParticleStore& p = world.particles;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, p.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      if (p.inv_mass[i] == 0) continue;  // fixed
+      p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
+      p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
+    }
+  });
+}
+
+void SdemStepper::integrate_positions(World& world, double dt) {
+  ParticleStore& p = world.particles;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, p.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      if (p.inv_mass[i] == 0) continue;
+      p.position[i] += dt * p.velocity[i];
+      const Vec3& w = p.angular_velocity[i];
+      Quat& q = p.orientation[i];
+      const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
+      q.coeffs() += 0.5 * dt * dq.coeffs();
+      q.normalize();
+    }
+  });
+}
+
+void SdemStepper::step(World& world) {
+  const double dt = settings_.time_step;
+  if (settings_.integrator == SdemIntegrator::symplectic_euler) {
+    world.detect_contacts();
+    compute_forces(world);
+    const auto t0 = Clock::now();
+    integrate_velocities(world, dt, world.gravity.at(world.time));
+    integrate_positions(world, dt);
+    world.timers.integrate += seconds_since(t0);
+  } else {
+    // Velocity Verlet: forces at the current state are needed for the first half kick.
+    if (!forces_current_ || forces_step_ != world.step || forces_particles_ != world.particles.size()) {
+      world.detect_contacts();
+      compute_forces(world);
+    }
+    auto t0 = Clock::now();
+    integrate_velocities(world, 0.5 * dt, world.gravity.at(world.time));
+    integrate_positions(world, dt);
+    world.timers.integrate += seconds_since(t0);
+    // Walls move with the positions so that the new forces see the new geometry.
+    world.advance_walls(dt);
+    world.wrap_periodic();
+    world.detect_contacts();
+    compute_forces(world);
+    t0 = Clock::now();
+    integrate_velocities(world, 0.5 * dt, world.gravity.at(world.time + dt));
+    world.timers.integrate += seconds_since(t0);
+  }
+  if (settings_.integrator == SdemIntegrator::symplectic_euler) {
+    world.advance_walls(dt);
+    world.wrap_periodic();
+  }
+  world.time += dt;
+  ++world.step;
+  forces_current_ = true;
+  forces_step_ = world.step;
+  forces_particles_ = world.particles.size();
+  if (settings_.stability_check_interval > 0 && world.step % std::uint64_t(settings_.stability_check_interval) == 0)
+    world.check_stability(settings_.max_overlap_ratio);
+}
+
+}  // namespace grainlab

@@ -1,0 +1,131 @@
+#pragma once
+// Smooth DEM time stepper (000 lines 43-68, 364-383): explicit integration of Newton's equations with
+// the contact law of core/sdem/contact_law.hpp.
+//
+// One step (symplectic Euler):
+//   1. world.detect_contacts()                                   -> timers.collision
+//   2. contact wrenches, TBB parallel over contacts; each contact writes only its own slot and its own
+//      history (tangential/rolling springs), and Contact::force (force on a) for observers
+//   3. deterministic gather per particle: pair contacts through a CSR adjacency (rebuilt only when the
+//      detector rebuilds its candidate list), in contact order, then the wall contacts serially in list
+//      order; no atomics, so the sums do not depend on the thread count
+//   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
+//   -> timers.forces
+//   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
+//      fixed particles do not move                               -> timers.integrate
+//   6. advance walls, wrap periodic positions, time += dt, step += 1
+//   7. every `stability_check_interval` steps: World::check_stability (NaN, overlap beyond a limit)
+//      throws InstabilityError naming the step.
+// Velocity Verlet instead: half kick with last step's forces, drift, detect, forces, half kick (the
+// velocity-dependent parts of the law see the half-step velocity, as in LAMMPS).
+//
+// Parameter choices (documented in docs/sdem.md):
+//   k_n = 4/3 E* sqrt(R*)                                         core/hertz.hpp
+//   eta(e) exact (core/sdem/restitution.hpp)
+//   k_t = tangential_stiffness_factor * 8 G* sqrt(R* d)           Mindlin, 1/G* = sum (2 - nu)/G
+//         (linear law: factor * 2/7 k_n, equal normal and tangential frequencies for a sphere on a wall)
+//   gamma_t = 2 zeta_t sqrt(m* k_t), zeta_t defaults to zeta(e) = -ln e / sqrt(pi^2 + ln^2 e)
+//   k_r = rolling_stiffness_factor * k_t R*^2, gamma_r = 2 zeta_r sqrt(I_r k_r),
+//         I_r = 1 / sum 1/(I + m r^2) (inertia about the contact point), zeta_r default 0.3
+//   rolling limit mu_r R* f_n with R* the particle radius against a wall.
+//
+// Threading: step() uses TBB; for a given thread count the result is bitwise reproducible (and, since
+// every parallel loop writes disjoint slots and every sum has a fixed order, also across thread counts).
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/world.hpp"
+
+namespace grainlab {
+
+enum class SdemNormalLaw {
+  hertz,          ///< k_n d^{3/2} + eta(e) sqrt(m* k_n) d^{1/4} d'  (e from the material pair)
+  viscoelastic,   ///< 000 Eq. (2): k_n (d^{3/2} + c d^{1/2} d'), c from `viscosity`
+  linear,         ///< k d + eta(e) sqrt(m* k) d' with k = `linear_stiffness`
+};
+
+enum class SdemIntegrator { symplectic_euler, velocity_verlet };
+
+struct SdemSettings {
+  double time_step = 1e-5;  ///< s
+  SdemIntegrator integrator = SdemIntegrator::symplectic_euler;
+  SdemNormalLaw normal_law = SdemNormalLaw::hertz;
+  double linear_stiffness = 0.0;  ///< N/m, linear law only
+  /// Material viscosity constant eta of 000 line 68, Pa s (viscoelastic law only); the dissipation
+  /// coefficient is c = 2 (1 - 2 nu) eta / (15 nu^2 E*) with nu the mean Poisson ratio of the pair, which
+  /// for equal materials is exactly c = 4 (1 - nu^2)(1 - 2 nu) eta / (15 E nu^2) of line 68.
+  double viscosity = 0.0;
+  double tangential_stiffness_factor = 1.0;        ///< multiplies Mindlin k_t
+  std::optional<double> tangential_damping_ratio;  ///< zeta_t; unset: zeta(e) of the pair
+  double rolling_stiffness_factor = 1.0;           ///< k_r = factor * k_t R*^2
+  double rolling_damping_ratio = 0.3;              ///< zeta_r
+  int stability_check_interval = 100;              ///< steps between checks; 0 = never
+  double max_overlap_ratio = 0.5;                  ///< overlap / smaller radius that counts as unstable
+
+  /// Throws InputError naming the parameter when a value is invalid.
+  void validate() const;
+};
+
+/// Coefficients of one material pair, precomputed once (mixing rules of core/material.hpp).
+struct SdemPairCoefficients {
+  double kn_factor = 0;       ///< hertz/viscoelastic: 4/3 E* (k_n = kn_factor sqrt(R*)); linear: k_n
+  double normal_damping = 0;  ///< hertz/linear: eta; viscoelastic: c (s)
+  double kt_factor = 0;       ///< hertz/viscoelastic: factor 8 G* (k_t = kt_factor sqrt(R* d)); linear: k_t
+  double tangential_damping = 0;  ///< 2 zeta_t
+  double friction = 0, rolling_friction = 0;
+  double rolling_damping = 0;     ///< 2 zeta_r
+  double kr_factor = 1;           ///< k_r = kr_factor k_t R*^2
+};
+
+/// The pair coefficients for two materials under `settings`.
+SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b, const SdemSettings& settings);
+
+/// Elastic Hertz contact time of two bodies (or a body against a wall: pass a wall material and
+/// radius_b <= 0) at approach speed v; choose dt as a small fraction of it (<= t_c/50 for 1 % accuracy).
+double sdem_contact_time(const Material& a, double radius_a, const Material& b, double radius_b, double speed,
+                         const SdemSettings& settings = {});
+
+/// Per-contact results of the force stage (one slot per contact, written by that contact only).
+struct ContactWrench {
+  Vec3 force = Vec3::Zero();     ///< on a
+  Vec3 torque_a = Vec3::Zero();  ///< on a, about its centre
+  Vec3 torque_b = Vec3::Zero();  ///< on b (particle) or on the wall about the contact point (unused)
+};
+
+class SdemStepper : public Stepper {
+ public:
+  explicit SdemStepper(const SdemSettings& settings);
+  const char* name() const override { return "sdem"; }
+  double time_step() const override { return settings_.time_step; }
+  void step(World& world) override;
+  const SdemSettings& settings() const { return settings_; }
+  /// Re-reads the materials at the next step (the pair table is otherwise built once, and again only
+  /// when the number of materials changes).
+  void refresh_materials() { material_count_ = 0; pair_table_.clear(); }
+
+  /// Runs the force stage alone (contacts must be current): fills particle force/torque (contacts only,
+  /// no gravity), Contact::force and wall loads. Exposed for tests and benchmarks.
+  void compute_forces(World& world);
+
+ private:
+  void prepare(const World& world);
+  void build_adjacency(const World& world);
+  void integrate_velocities(World& world, double dt, const Vec3& g);
+  void integrate_positions(World& world, double dt);
+
+  SdemSettings settings_;
+  std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
+  std::size_t material_count_ = 0;
+  std::vector<ContactWrench> wrench_;
+  // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
+  // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
+  std::vector<std::uint32_t> offset_, adjacency_;
+  std::uint64_t adjacency_rebuilds_ = ~std::uint64_t(0);
+  std::size_t adjacency_pairs_ = 0, adjacency_particles_ = 0;
+  bool forces_current_ = false;  ///< velocity Verlet: particle.force holds the forces at the current state
+  std::uint64_t forces_step_ = 0;
+  std::size_t forces_particles_ = 0;
+};
+
+}  // namespace grainlab
