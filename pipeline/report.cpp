@@ -7,6 +7,7 @@
 #include <ostream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -282,7 +283,7 @@ img{max-width:100%;border:1px solid #ddd}section{border-top:2px solid #444;margi
     html += ss.str();
   }
   html += "</body></html>\n";
-  const fs::path tmp = results_root / "index.html.tmp";
+  const fs::path tmp = results_root / fmt::format(".index.html.tmp-{}", ::getpid());
   std::ofstream(tmp) << html;
   fs::rename(tmp, results_root / "index.html");
 }
