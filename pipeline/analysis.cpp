@@ -131,7 +131,10 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     return;
   }
   if (d.kind == "time_average") {
-    ResultStore store(outcome.runs.empty() ? fs::path() : outcome.runs.front().dir.parent_path());
+    fs::path root;
+    for (const auto& run : outcome.runs)
+      if (!run.dir.empty()) root = run.dir.parent_path();
+    ResultStore store(root);
     const double from = d.number("from", -std::numeric_limits<double>::infinity());
     const double to = d.number("to", std::numeric_limits<double>::infinity());
     for (auto& r : a.rows) {

@@ -57,6 +57,17 @@ std::string need_string(const std::string& file, const toml::table& t, const std
   return n->as_string()->get();
 }
 
+/// Type and range of one value against the experiment's spec, reported at the value's line.
+void check_value(const std::string& file, const toml::node& n, const std::string& key, const Experiment* e,
+                 const std::string& param, const ParamValue& v) {
+  if (!e) return;
+  try {
+    e->complete({{param, v}});
+  } catch (const std::invalid_argument& ex) {
+    fail(at(file, n), key, ex.what());
+  }
+}
+
 std::map<std::string, ParamValue> read_parameters(const std::string& file, const toml::table& t,
                                                   const std::string& prefix, const Experiment* e) {
   std::map<std::string, ParamValue> out;
@@ -64,6 +75,7 @@ std::map<std::string, ParamValue> read_parameters(const std::string& file, const
     const std::string key(k.str());
     if (e && !e->find(key)) fail(at(file, v), prefix + key, fmt::format("experiment '{}' has no parameter '{}'", e->name, key));
     out[key] = to_param(v, at(file, v) + ": " + prefix + key);
+    check_value(file, v, prefix + key, e, key, out[key]);
   }
   return out;
 }
@@ -76,7 +88,10 @@ std::map<std::string, std::vector<ParamValue>> read_axes(const std::string& file
     if (e && !e->find(key))
       fail(at(file, v), prefix + key, fmt::format("sweep over unknown parameter: experiment '{}' has no parameter '{}'", e->name, key));
     if (!v.is_array() || v.as_array()->empty()) fail(at(file, v), prefix + key, "must be a non-empty array of values");
-    for (const auto& x : *v.as_array()) out[key].push_back(to_param(x, at(file, x) + ": " + prefix + key));
+    for (const auto& x : *v.as_array()) {
+      out[key].push_back(to_param(x, at(file, x) + ": " + prefix + key));
+      check_value(file, x, prefix + key, e, key, out[key].back());
+    }
   }
   return out;
 }

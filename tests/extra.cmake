@@ -17,3 +17,10 @@ add_test(NAME report_renders
 set_tests_properties(report_renders PROPERTIES LABELS study SKIP_RETURN_CODE 77 FIXTURES_REQUIRED study_results)
 add_test(NAME cli_help COMMAND grainlab run --help)
 set_tests_properties(cli_help PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "--dry-run")
+# Bad input through the real CLI: exit code 2 and a message naming file, key and the allowed range.
+add_test(NAME cli_bad_study COMMAND grainlab run ${CMAKE_CURRENT_SOURCE_DIR}/pipeline/bad/out_of_range.toml
+                                    --results ${PROJECT_BINARY_DIR}/bad-results)
+set_tests_properties(cli_bad_study PROPERTIES LABELS unit WILL_FAIL TRUE)
+add_test(NAME cli_bad_study_message COMMAND sh -c "$<TARGET_FILE:grainlab> run ${CMAKE_CURRENT_SOURCE_DIR}/pipeline/bad/out_of_range.toml --results ${PROJECT_BINARY_DIR}/bad-results 2>&1; echo rc=$?")
+set_tests_properties(cli_bad_study_message PROPERTIES LABELS unit
+  PASS_REGULAR_EXPRESSION "out_of_range.toml:6: sweep.grid.tolerance: .*outside \\[1e-09, 1\\].*rc=2")

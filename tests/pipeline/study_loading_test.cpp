@@ -43,10 +43,10 @@ BOOST_AUTO_TEST_CASE(unknown_parameter_wrong_type_out_of_range) {
   auto msg = load_error(kHeader + "[parameters]\nvelocity = 1.0\n");
   BOOST_TEST(msg.find("s.toml:6: parameters.velocity") != std::string::npos, msg);
   msg = load_error(kHeader + "[parameters]\nx = \"fast\"\n");
-  BOOST_TEST(msg.find("parameter 'x'") != std::string::npos, msg);
+  BOOST_TEST(msg.find("s.toml:6: parameters.x: parameter 'x'") != std::string::npos, msg);
   BOOST_TEST(msg.find("type real") != std::string::npos, msg);
   msg = load_error(kHeader + "[sweep.grid]\nx = [1.0, 500.0]\n");
-  BOOST_TEST(msg.find("sweep.grid.x") != std::string::npos, msg);
+  BOOST_TEST(msg.find("s.toml:6: sweep.grid.x") != std::string::npos, msg);
   BOOST_TEST(msg.find("outside [0, 100]") != std::string::npos, msg);
 }
 
