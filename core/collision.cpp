@@ -8,6 +8,10 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
 namespace grainlab {
 
 namespace {
@@ -20,6 +24,19 @@ Vec3 periodic_delta(Vec3 d, const CollisionSettings& s) {
     d[s.periodic_axis] -= L * std::round(d[s.periodic_axis] / L);
   }
   return d;
+}
+
+/// The minimum-image convention needs a period above 4 r_max: then a pair touches through one image
+/// at most and no sphere touches its own image.
+void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
+  if (s.periodic_axis > 2) throw InputError(fmt::format("periodic_axis must be -1, 0, 1 or 2 (got {})", s.periodic_axis));
+  const double L = s.periodic_hi - s.periodic_lo;
+  if (!(L > 0) || !std::isfinite(L))
+    throw InputError(fmt::format("periodic interval [{}, {}) must have periodic_hi > periodic_lo", s.periodic_lo, s.periodic_hi));
+  double r_max = 0;
+  for (double r : p.radius) r_max = std::max(r_max, r);
+  if (L <= 4 * r_max)
+    throw InputError(fmt::format("periodic interval length {} m must exceed 4 x the largest radius ({} m)", L, 4 * r_max));
 }
 
 }  // namespace
@@ -35,14 +52,15 @@ void sphere_sphere(const ParticleStore& p, const CollisionSettings& settings, Co
   c.effective_radius = ra * rb / (ra + rb);
 }
 
-bool ContactDetector::needs_rebuild(const ParticleStore& particles, double skin) const {
+bool ContactDetector::needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const {
   if (!valid_ || reference_position_.size() != particles.size()) return true;
-  const double limit2 = 0.25 * skin * skin;
+  const double limit2 = 0.25 * skin_ * skin_;
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, particles.size(), chunk_size), false,
       [&](const tbb::blocked_range<std::size_t>& r, bool moved) {
         for (std::size_t i = r.begin(); i != r.end() && !moved; ++i)
-          moved = (particles.position[i] - reference_position_[i]).squaredNorm() > limit2;
+          // Minimum image: a particle wrapped across the periodic seam has not moved by the period.
+          moved = periodic_delta(particles.position[i] - reference_position_[i], settings).squaredNorm() > limit2;
         return moved;
       },
       [](bool x, bool y) { return x || y; });
@@ -177,7 +195,10 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   const std::size_t pairs = std::min(pair_count_, contacts.size());
   std::vector<Contact> old_walls(contacts.begin() + pairs, contacts.end());
   contacts.resize(pairs);
-  if (needs_rebuild(p, skin_)) rebuild_pairs(p, settings, contacts);
+  if (needs_rebuild(p, settings)) {
+    if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
+    rebuild_pairs(p, settings, contacts);
+  }
 
   // Narrow phase for the pair candidates, in place.
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pair_count_, chunk_size), [&](const auto& r) {

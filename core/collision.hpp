@@ -44,7 +44,7 @@ class ContactDetector {
 
  private:
   void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts);
-  bool needs_rebuild(const ParticleStore& particles, double skin) const;
+  bool needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const;
 
   bool valid_ = false;
   std::vector<Vec3> reference_position_;  ///< positions at the last rebuild

@@ -31,6 +31,7 @@ std::size_t World::add_sphere(const Vec3& x, double radius, std::uint16_t materi
 
 std::size_t World::add_wall(Wall w) {
   if (w.material >= materials.size()) throw InputError(fmt::format("wall '{}': material index {} does not exist", w.name, w.material));
+  validate(w);
   walls.push_back(std::move(w));
   return walls.size() - 1;
 }

@@ -103,6 +103,16 @@ class SdemStepper : public Stepper {
   /// Re-reads the materials at the next step (the pair table is otherwise built once, and again only
   /// when the number of materials changes).
   void refresh_materials() { material_count_ = 0; pair_table_.clear(); }
+  /// Velocity Verlet only: declares that particles.force/torque already hold the contact forces of the
+  /// current state (e.g. restored from a checkpoint), so the first step does not recompute them. Without
+  /// it the first step of a new stepper recomputes them, which also advances the springs once more;
+  /// symplectic Euler keeps no such state and restarts bit for bit from positions, velocities and
+  /// contact history alone.
+  void assume_forces_current(const World& world) {
+    forces_current_ = true;
+    forces_step_ = world.step;
+    forces_particles_ = world.particles.size();
+  }
 
   /// Runs the force stage alone (contacts must be current): fills particle force/torque (contacts only,
   /// no gravity), Contact::force and wall loads. Exposed for tests and benchmarks.
