@@ -1,0 +1,37 @@
+// `grainlab list`: the studies (name, experiment, runs per tier, title) and the registered experiments.
+#include <iostream>
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "app/command.hpp"
+#include "pipeline/driver.hpp"
+
+namespace grainlab {
+namespace {
+
+const CommandRegistration reg{"list", "List the studies in studies/ and the registered experiments",
+                              [](CLI::App&) {
+                                return [] {
+                                  const auto paths = pipeline::default_paths();
+                                  fmt::print("Studies ({}):\n", paths.studies_dir().string());
+                                  for (const auto& f : pipeline::study_files(paths.studies_dir().string())) {
+                                    try {
+                                      const auto s = pipeline::load_study(f, paths.source_root.string());
+                                      fmt::print("  {:<24} {:<16} quick {:>4} runs, full {:>4} runs  {}{}\n", s.name, s.experiment,
+                                                 pipeline::expand(s, "quick").size(), pipeline::expand(s, "full").size(), s.title,
+                                                 s.experiment_available ? "" : "  [experiment not available]");
+                                    } catch (const std::exception& e) {
+                                      fmt::print("  {:<24} ERROR: {}\n", std::filesystem::path(f).stem().string(), e.what());
+                                    }
+                                  }
+                                  fmt::print("Experiments:\n");
+                                  for (const auto& [n, e] : experiments()) fmt::print("  {:<24} {}\n", n, e.description);
+                                  return 0;
+                                };
+                              },
+                              10};
+
+}  // namespace
+}  // namespace grainlab

@@ -1,0 +1,40 @@
+// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force]`: expand, run what is not
+// stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check fails or a run errors.
+#include <iostream>
+#include <memory>
+#include <unistd.h>
+
+#include "app/command.hpp"
+#include "pipeline/driver.hpp"
+
+namespace grainlab {
+namespace {
+
+struct Options {
+  std::vector<std::string> studies;
+  std::string tier = "quick", results;
+  int jobs = 0;
+  bool dry_run = false, force = false;
+};
+
+const CommandRegistration reg{
+    "run", "Run studies (TOML files or names in studies/): sweep, parallel runs, results store, report",
+    [](CLI::App& cmd) {
+      auto o = std::make_shared<Options>();
+      cmd.add_option("studies", o->studies, "study names (studies/NAME.toml) or paths")->required();
+      cmd.add_option("--tier", o->tier, "tier: quick (CI scale) or full (paper scale)")->capture_default_str();
+      cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: all cores; each run's engine gets cores/jobs threads)");
+      cmd.add_flag("--dry-run", o->dry_run, "list the runs that would execute, run nothing");
+      cmd.add_flag("--force", o->force, "recompute and replace runs already in the store");
+      cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
+      return [o] {
+        auto paths = pipeline::default_paths();
+        if (!o->results.empty()) paths.results_root = o->results;
+        pipeline::RunOptions ro{o->jobs, o->force, o->dry_run, bool(isatty(STDERR_FILENO))};
+        return pipeline::run_studies(o->studies, o->tier, ro, paths, std::cout, std::cerr);
+      };
+    },
+    30};
+
+}  // namespace
+}  // namespace grainlab

@@ -1,0 +1,377 @@
+// Frame building, derived quantities and checks (see analysis.hpp).
+#include "pipeline/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "pipeline/fit.hpp"
+
+namespace grainlab::pipeline {
+namespace fs = std::filesystem;
+
+bool Analysis::passed() const {
+  if (runs_failed) return false;
+  return std::none_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) { return v.verdict == "fail"; });
+}
+
+bool Row::matches(const std::map<std::string, ParamValue>& where) const {
+  for (const auto& [k, v] : where) {
+    if (auto s = std::get_if<std::string>(&v)) {
+      auto it = text.find(k);
+      if (it == text.end() || it->second != *s) return false;
+      continue;
+    }
+    double x = 0;
+    if (auto d = std::get_if<double>(&v)) x = *d;
+    else if (auto i = std::get_if<std::int64_t>(&v)) x = double(*i);
+    else if (auto b = std::get_if<bool>(&v)) x = *b ? 1 : 0;
+    auto it = num.find(k);
+    if (it == num.end() || std::abs(it->second - x) > 1e-12 * std::max(1.0, std::abs(x))) return false;
+  }
+  return true;
+}
+
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> rec;
+  std::string field;
+  bool quoted = false, any = false;
+  char c;
+  while (in.get(c)) {
+    any = true;
+    if (quoted) {
+      if (c == '"') {
+        if (in.peek() == '"') field += char(in.get());
+        else quoted = false;
+      } else field += c;
+    } else if (c == '"') quoted = true;
+    else if (c == ',') rec.push_back(std::move(field)), field.clear();
+    else if (c == '\n') {
+      rec.push_back(std::move(field));
+      field.clear();
+      if (!(rec.size() == 1 && rec[0].empty())) records.push_back(std::move(rec));
+      rec.clear();
+      any = false;
+    } else if (c != '\r') field += c;
+  }
+  if (any) rec.push_back(field), records.push_back(rec);
+  std::vector<std::map<std::string, std::string>> out;
+  if (records.empty()) return out;
+  for (size_t r = 1; r < records.size(); ++r) {
+    std::map<std::string, std::string> m;
+    for (size_t i = 0; i < records[0].size(); ++i) m[records[0][i]] = i < records[r].size() ? records[r][i] : "";
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<const Row*> select(const std::vector<Row>& rows, const Item& item, const std::map<std::string, ParamValue>& where) {
+  std::vector<const Row*> out;
+  for (const auto& r : rows)
+    if (r.status == "ok" && r.matches(where)) out.push_back(&r);
+  (void)item;
+  return out;
+}
+
+double get(const Row& r, const std::string& col) {
+  auto it = r.num.find(col);
+  if (it == r.num.end()) throw std::runtime_error(fmt::format("run {} has no value for '{}'", r.key, col));
+  return it->second;
+}
+
+/// (x, y) sorted by x, averaging y over runs with the same x (replicates).
+std::vector<std::pair<double, double>> curve(const std::vector<const Row*>& rows, const std::string& x, const std::string& y) {
+  std::map<double, std::pair<double, int>> acc;
+  for (const Row* r : rows) {
+    auto& a = acc[get(*r, x)];
+    a.first += get(*r, y);
+    a.second += 1;
+  }
+  std::vector<std::pair<double, double>> out;
+  for (const auto& [k, v] : acc) out.emplace_back(k, v.first / v.second);
+  return out;
+}
+
+Verdict cite(const Item& c) {
+  Verdict v;
+  v.id = c.name;
+  v.claim = c.text("claim");
+  v.paper = c.text("paper");
+  v.source = c.text("source");
+  v.seed = c.text("seed");
+  v.lines = c.text("lines");
+  v.description = c.text("description");
+  return v;
+}
+
+double scalar_or_column(const Analysis& a, const Item& c, const std::string& q) {
+  if (auto it = a.scalars.find(q); it != a.scalars.end()) return it->second;
+  auto rows = select(a.rows, c, c.where_filter());
+  if (rows.size() != 1)
+    throw std::runtime_error(fmt::format("'{}' selects {} runs; a value needs exactly one (add `where`)", q, rows.size()));
+  return get(*rows[0], q);
+}
+
+void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome, const Item& d) {
+  const auto where = d.where_filter();
+  if (d.kind == "ratio") {
+    const std::string n = d.text("numerator"), m = d.text("denominator");
+    for (auto& r : a.rows)
+      if (r.status == "ok") r.num[d.name] = get(r, n) / get(r, m);
+    return;
+  }
+  if (d.kind == "time_average") {
+    fs::path root;
+    for (const auto& run : outcome.runs)
+      if (!run.dir.empty()) root = run.dir.parent_path();
+    ResultStore store(root);
+    const double from = d.number("from", -std::numeric_limits<double>::infinity());
+    const double to = d.number("to", std::numeric_limits<double>::infinity());
+    for (auto& r : a.rows) {
+      if (r.status != "ok") continue;
+      const TimeSeries s = store.series(r.key, d.text("series"));
+      auto col = [&](const std::string& name) {
+        auto it = std::find(s.columns.begin(), s.columns.end(), name);
+        if (it == s.columns.end()) throw std::runtime_error(fmt::format("series '{}' has no column '{}'", d.text("series"), name));
+        return size_t(it - s.columns.begin());
+      };
+      const size_t ti = d.has("time") ? col(d.text("time")) : 0, yi = col(d.text("column"));
+      // trapezoidal average over the samples inside [from, to]
+      double integral = 0, span = 0;
+      for (size_t i = 1; i < s.rows.size(); ++i) {
+        const double t0 = s.rows[i - 1][ti], t1 = s.rows[i][ti];
+        if (t0 < from || t1 > to) continue;
+        integral += 0.5 * (s.rows[i - 1][yi] + s.rows[i][yi]) * (t1 - t0);
+        span += t1 - t0;
+      }
+      if (span <= 0) throw std::runtime_error(fmt::format("derived '{}': no samples in [{}, {}]", d.name, from, to));
+      r.num[d.name] = integral / span;
+    }
+    return;
+  }
+  auto rows = select(a.rows, d, where);
+  if (rows.empty()) throw std::runtime_error(fmt::format("derived '{}': no successful run matches", d.name));
+  if (d.kind == "value_at") {
+    if (rows.size() != 1)
+      throw std::runtime_error(fmt::format("derived '{}': `where` selects {} runs, need exactly one (use kind = \"mean\")", d.name, rows.size()));
+    a.scalars[d.name] = get(*rows[0], d.text("y"));
+  } else if (d.kind == "mean") {
+    double s = 0, s2 = 0;
+    for (const Row* r : rows) s += get(*r, d.text("y"));
+    const double mean = s / double(rows.size());
+    for (const Row* r : rows) s2 += std::pow(get(*r, d.text("y")) - mean, 2);
+    a.scalars[d.name] = mean;
+    a.scalars[d.name + ".se"] = rows.size() > 1 ? std::sqrt(s2 / double(rows.size() - 1) / double(rows.size())) : 0.0;
+  } else if (d.kind == "min_reaching") {
+    const double thr = d.number("threshold", 0);
+    const bool below = d.text("direction", "below") == "below";
+    double best = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& [x, y] : curve(rows, d.text("x"), d.text("y")))
+      if ((below && y <= thr) || (!below && y >= thr)) {
+        best = x;
+        break;
+      }
+    a.scalars[d.name] = best;  // NaN: no sweep value reaches the threshold
+  } else if (d.kind == "fit") {
+    std::vector<double> x, y, guess;
+    for (const Row* r : rows) x.push_back(get(*r, d.text("x"))), y.push_back(get(*r, d.text("y")));
+    if (auto g = d.spec->get("guess"); g && g->is_array())
+      for (const auto& v : *g->as_array()) guess.push_back(v.value_or(0.0));
+    const FitResult f = fit_model(d.text("model"), x, y, guess);
+    for (size_t j = 0; j < f.names.size(); ++j) {
+      a.scalars[d.name + "." + f.names[j]] = f.values[j];
+      a.scalars[d.name + "." + f.names[j] + "_se"] = f.std_errors[j];
+    }
+    a.scalars[d.name + ".r2"] = f.r2;
+    a.scalars[d.name + ".rss"] = f.rss;
+  }
+  (void)study;
+}
+
+void evaluate_check(Analysis& a, const Item& c, const std::string& source_root) {
+  Verdict v = cite(c);
+  auto pass = [&](bool ok, std::string detail) {
+    v.verdict = ok ? "pass" : "fail";
+    v.detail = std::move(detail);
+  };
+  const auto where = c.where_filter();
+  if (c.kind == "not_reproduced") {
+    v.verdict = "not reproduced";
+    v.detail = c.text("reason");
+  } else if (c.kind == "within") {
+    const double ours = scalar_or_column(a, c, c.text("quantity")), ref = c.number("value", 0);
+    double tol = c.number("tolerance", 0);
+    if (c.has("rel_tolerance")) tol = std::max(tol, c.number("rel_tolerance", 0) * std::abs(ref));
+    if (c.has("uncertainty")) tol = std::max(tol, c.number("uncertainty", 0));
+    pass(std::abs(ours - ref) <= tol, fmt::format("ours {:.6g} vs reference {:.6g} ± {:.3g} {}", ours, ref, tol, c.text("unit")));
+  } else if (c.kind == "columns_within") {
+    const double tol = c.number("tolerance", 0), rel = c.number("rel_tolerance", 0);
+    int bad = 0, n = 0;
+    double worst = 0;
+    std::string first_bad;
+    for (const Row* r : select(a.rows, c, where)) {
+      const double x = get(*r, c.text("a")), y = get(*r, c.text("b"));
+      const double allowed = std::max(tol, rel * std::abs(y));
+      ++n;
+      worst = std::max(worst, std::abs(x - y) / std::max(std::abs(y), 1e-300));
+      if (!(std::abs(x - y) <= allowed)) {
+        if (!bad) first_bad = fmt::format("; first outside: run {} {} = {:.6g} vs {} = {:.6g}", r->key, c.text("a"), x, c.text("b"), y);
+        ++bad;
+      }
+    }
+    if (!n) v.verdict = "not reproduced", v.detail = "no successful run";
+    else pass(bad == 0, fmt::format("{} of {} runs within tolerance (largest relative deviation {:.3g}){}", n - bad, n, worst, first_bad));
+  } else if (c.kind == "ratio_bounds") {
+    const double r = a.scalars.at(c.text("numerator")) / a.scalars.at(c.text("denominator"));
+    const double lo = c.number("min", -std::numeric_limits<double>::infinity()), hi = c.number("max", std::numeric_limits<double>::infinity());
+    pass(r >= lo && r <= hi, fmt::format("ratio {:.4g}, allowed [{}, {}]", r, lo, hi));
+  } else if (c.kind == "monotone" || c.kind == "saturating" || c.kind == "scaling") {
+    const auto pts = curve(select(a.rows, c, where), c.text("x"), c.text("y"));
+    if (pts.size() < 3) {
+      v.verdict = "not reproduced";
+      v.detail = fmt::format("{} sweep points; a trend needs at least 3", pts.size());
+    } else if (c.kind == "monotone") {
+      const bool inc = c.text("direction", "increasing") == "increasing", strict = c.flag("strict", false);
+      bool ok = true;
+      for (size_t i = 1; i < pts.size(); ++i) {
+        const double dy = pts[i].second - pts[i - 1].second;
+        ok = ok && (inc ? (strict ? dy > 0 : dy >= 0) : (strict ? dy < 0 : dy <= 0));
+      }
+      pass(ok, fmt::format("{} {} over {} points ({:.4g} -> {:.4g})", c.text("y"), inc ? "increasing" : "decreasing", pts.size(),
+                           pts.front().second, pts.back().second));
+    } else if (c.kind == "saturating") {
+      // increments shrink and the last one is a small fraction of the total change
+      const double total = pts.back().second - pts.front().second;
+      const double last = pts.back().second - pts[pts.size() - 2].second, frac = c.number("last_fraction", 0.1);
+      bool shrinking = true;
+      for (size_t i = 2; i < pts.size(); ++i)
+        shrinking = shrinking && std::abs(pts[i].second - pts[i - 1].second) <= std::abs(pts[i - 1].second - pts[i - 2].second) * 1.0000001;
+      pass(shrinking && std::abs(last) <= frac * std::abs(total),
+           fmt::format("last increment {:.4g} = {:.3g} of the total change {:.4g} (allowed {}); increments {}shrinking", last,
+                       total != 0 ? last / total : 0.0, total, frac, shrinking ? "" : "not "));
+    } else {
+      std::vector<double> lx, ly;
+      for (const auto& [x, y] : pts)
+        if (x > 0 && y > 0) lx.push_back(std::log(x)), ly.push_back(std::log(y));
+      const FitResult f = fit_model("linear", lx, ly);
+      const double lo = c.number("min", 0), hi = c.number("max", 0);
+      pass(f.values[1] >= lo && f.values[1] <= hi,
+           fmt::format("log-log slope {:.4g} ± {:.2g}, allowed [{}, {}]", f.values[1], f.std_errors[1], lo, hi));
+    }
+  } else if (c.kind == "reference_table") {
+    const auto ref = read_csv((fs::path(source_root) / c.text("file")).string());
+    const std::string key = c.text("key");
+    std::set<std::string> columns;
+    for (const auto& col : c.texts("columns")) columns.insert(col);
+    int n = 0, bad = 0, errata = 0;
+    std::string md = fmt::format("| {} | column | paper (printed) | ours | tolerance | status |\n|---|---|---|---|---|---|\n", key);
+    std::string failures;
+    for (const auto& cell : ref) {
+      if (!columns.count(cell.at("column"))) continue;
+      const double keyv = std::stod(cell.at(key == "row" ? "row" : key));
+      const Row* run = nullptr;
+      for (const auto& r : a.rows)
+        if (r.status == "ok" && r.num.count(key) && r.num.at(key) == keyv) run = &r;
+      std::string status;
+      double ours = std::numeric_limits<double>::quiet_NaN();
+      if (!run) status = "no run";
+      else {
+        ours = get(*run, cell.at("column"));
+        const bool erratum = cell.at("status") == "erratum";
+        const double refv = std::stod(erratum ? cell.at("recomputed") : cell.at("value"));
+        // errata: compared with the independent recomputation to its 3 printed digits
+        const double tol = erratum ? 0.005 * std::abs(refv) : std::stod(cell.at("tolerance"));
+        const bool ok = std::abs(ours - refv) <= tol * (1 + 1e-9);
+        ++n;
+        if (erratum) {
+          ++errata;
+          a.errata.push_back({fmt::format("{} {} {} (seed {} line {})", c.text("source"), key, cell.at(key), cell.at("seed"), cell.at("lines")),
+                              cell.at("column"), cell.at("printed"), cell.at("recomputed"), fmt::format("{:.3g}", ours), cell.at("note")});
+        }
+        status = ok ? (erratum ? "erratum (ours = recomputed)" : "ok") : (erratum ? "FAIL vs recomputed" : "FAIL");
+        if (!ok) {
+          ++bad;
+          if (failures.size() < 400) failures += fmt::format(" {}={} {}: ours {:.4g} vs {};", key, cell.at(key), cell.at("column"), ours, cell.at("printed"));
+        }
+      }
+      md += fmt::format("| {} | {} | {} | {:.4g} | {} | {} |\n", cell.at(key), cell.at("column"), cell.at("printed"), ours,
+                        cell.at("status") == "erratum" ? "±0.5 % of " + cell.at("recomputed") : "±" + cell.at("tolerance"), status);
+    }
+    v.table_md = md;
+    if (!n) v.verdict = "not reproduced", v.detail = "no successful run";
+    else pass(bad == 0, fmt::format("{} of {} cells agree at the printed precision ({} errata cells compared with their recomputed value){}",
+                                    n - bad, n, errata, bad ? ";" + failures : ""));
+  }
+  a.verdicts.push_back(std::move(v));
+}
+
+}  // namespace
+
+Analysis analyse(const Study& study, const RunOutcome& outcome, const std::string& source_root) {
+  Analysis a;
+  for (const auto& run : outcome.runs) {
+    Row r;
+    r.key = run.key;
+    r.status = run.status;
+    r.message = run.message;
+    for (const auto& [k, v] : run.parameters) {
+      if (auto s = std::get_if<std::string>(&v)) r.text[k] = *s;
+      else if (auto d = std::get_if<double>(&v)) r.num[k] = *d;
+      else if (auto i = std::get_if<std::int64_t>(&v)) r.num[k] = double(*i);
+      else if (auto b = std::get_if<bool>(&v)) r.num[k] = *b ? 1 : 0;
+    }
+    for (const auto& [k, v] : run.metrics) r.num[k] = v;
+    if (run.status == "ok") ++a.runs_ok;
+    else if (run.status == "missing") ++a.runs_missing;
+    else ++a.runs_failed;
+    a.rows.push_back(std::move(r));
+  }
+  for (size_t i = 0; i < outcome.specs.size() && i < a.rows.size(); ++i) a.rows[i].num["replicate"] = outcome.specs[i].replicate;
+  if (!study.experiment_available || a.runs_ok == 0) {
+    const std::string reason = !study.experiment_available
+                                   ? fmt::format("not run: experiment '{}' not available in this build", study.experiment)
+                                   : (a.runs_missing ? "not run yet (grainlab run)" : "every run failed");
+    for (const auto& c : study.checks) {
+      Verdict v = cite(c);
+      v.verdict = "not reproduced";
+      v.detail = c.kind == "not_reproduced" ? c.text("reason") : reason;
+      a.verdicts.push_back(v);
+    }
+    return a;
+  }
+  for (const auto& d : study.derived) {
+    try {
+      evaluate_derived(a, study, outcome, d);
+    } catch (const std::exception& e) {
+      a.scalars[d.name] = std::numeric_limits<double>::quiet_NaN();
+      Verdict v;
+      v.id = "derived:" + d.name;
+      v.verdict = "fail";
+      v.detail = e.what();
+      a.verdicts.push_back(v);
+    }
+  }
+  for (const auto& c : study.checks) {
+    try {
+      evaluate_check(a, c, source_root);
+    } catch (const std::exception& e) {
+      Verdict v = cite(c);
+      v.verdict = "fail";
+      v.detail = std::string("could not evaluate: ") + e.what();
+      a.verdicts.push_back(v);
+    }
+  }
+  return a;
+}
+
+}  // namespace grainlab::pipeline

@@ -1,0 +1,33 @@
+#pragma once
+// The top-level flows behind the CLI: run studies (expand, execute missing runs, analyse, report) and
+// regenerate reports from the store. Exit codes: 0 all good, 1 a check failed or a run errored,
+// 2 bad input (raised as exceptions, mapped in main).
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "pipeline/runner.hpp"
+
+namespace grainlab::pipeline {
+
+struct Paths {
+  std::filesystem::path source_root;   ///< repo root: studies/ and validation/ live here
+  std::filesystem::path results_root;  ///< default <source_root>/results
+  std::filesystem::path studies_dir() const { return source_root / "studies"; }
+  std::filesystem::path claims_csv() const { return source_root / "validation" / "claims.csv"; }
+};
+
+Paths default_paths();
+
+/// Resolves "name" (studies/name.toml) or a path to a study file.
+std::string resolve_study(const Paths& paths, const std::string& name_or_path);
+
+/// Loads every study first (all input errors before any run), then runs and reports each.
+int run_studies(const std::vector<std::string>& studies, const std::string& tier, const RunOptions& options, const Paths& paths,
+                std::ostream& out, std::ostream& log);
+
+/// Re-analyses every study of studies/ from the store and rewrites the reports and index.html.
+int report_all(const std::string& tier, const Paths& paths, std::ostream& out, std::ostream& log);
+
+}  // namespace grainlab::pipeline

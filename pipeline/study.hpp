@@ -1,0 +1,80 @@
+#pragma once
+// A study: experiment + base parameters + sweep + tiers + derived quantities + plots + tables + checks,
+// loaded from a TOML file (format: docs/studies.md). Loading validates everything that can be validated
+// before a run starts; errors are StudyError with "file:line: key: message".
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "experiments/experiment.hpp"
+
+namespace grainlab::pipeline {
+
+struct StudyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// One sweep axis: a parameter and its values (grid axis), or a group of parameters whose lists are
+/// zipped element by element.
+struct Axis {
+  std::vector<std::string> parameters;        ///< one for a grid axis, several for a zipped group
+  std::vector<std::vector<ParamValue>> values; ///< values[i] = one point: a value per parameter
+};
+
+struct Sweep {
+  std::map<std::string, std::vector<ParamValue>> grid;  ///< Cartesian product over these
+  std::map<std::string, std::vector<ParamValue>> zip;   ///< zipped element by element (equal lengths)
+  int replicates = 1;
+  std::string seed_parameter;  ///< receives seed_base + replicate index; required when replicates > 1
+  std::int64_t seed_base = 1;
+};
+
+struct Tier {
+  std::map<std::string, ParamValue> parameters;  ///< overrides of the base parameters
+  Sweep sweep;                                   ///< axes named here replace the study's axes
+  std::optional<int> replicates;
+};
+
+/// A derived quantity, plot, table or check: its kind and its TOML table (validated at load time).
+struct Item {
+  std::string name;  ///< derived: name; plot/table: file stem; check: id
+  std::string kind;
+  std::shared_ptr<toml::table> spec;
+  std::string where;  ///< "file:line" for messages
+  std::string text(const std::string& key, const std::string& fallback = "") const;
+  double number(const std::string& key, double fallback) const;
+  bool flag(const std::string& key, bool fallback) const;
+  bool has(const std::string& key) const;
+  std::vector<std::string> texts(const std::string& key) const;
+  std::map<std::string, ParamValue> where_filter() const;  ///< the `where` table, if any
+};
+
+struct Study {
+  std::string name, title, description, paper;
+  std::string file;        ///< path of the TOML file
+  std::string experiment;  ///< registered experiment name
+  bool experiment_available = true;
+  std::vector<std::string> metrics;  ///< metric columns the study expects from each run
+  std::map<std::string, ParamValue> parameters;
+  Sweep sweep;
+  std::map<std::string, Tier> tiers;
+  std::vector<Item> derived, plots, tables, checks;
+
+  /// Column names known before running: parameters, declared metrics, derived per-run columns.
+  std::vector<std::string> known_columns() const;
+};
+
+/// Parses and validates a study file. `source_root` resolves relative reference-file paths.
+Study load_study(const std::string& path, const std::string& source_root);
+
+/// Studies in a directory (sorted by file name).
+std::vector<std::string> study_files(const std::string& dir);
+
+ParamValue to_param(const toml::node& n, const std::string& where);
+
+}  // namespace grainlab::pipeline
