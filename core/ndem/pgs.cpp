@@ -396,6 +396,11 @@ void NdemColouring::build(const NdemRows& R, std::size_t num_bodies, int max_col
   overflow = count[K];
 }
 
+std::size_t pgs_packed_bytes_per_contact(bool rolling) {
+  return rolling ? sizeof(PgsContact<6>) : sizeof(PgsContact<3>);
+}
+static_assert(sizeof(PgsBody) == pgs_packed_bytes_per_body);
+
 double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c) {
   return row_velocity(rows, bodies, c, 0);
 }
