@@ -182,7 +182,7 @@ struct PLocal {
 
 // Tangential pair (rows r, r+1) of one packed contact; `u1`, `u2` evaluate the rows' velocities and
 // `ap1`, `ap2` apply an impulse. Same update order as Algorithm 1 for a box (row by row) or a disk (joint projection).
-template <class U1, class U2, class A1, class A2>
+template <bool Residual, class U1, class U2, class A1, class A2>
 inline double packed_pair(double& l1, double& l2, double id1, double id2, double sigma, double omega, double bound,
                           bool cone, U1&& u1, U2&& u2, A1&& ap1, A2&& ap2) {
   const double o1 = l1, o2 = l2;
@@ -201,10 +201,13 @@ inline double packed_pair(double& l1, double& l2, double id1, double id2, double
   if (y != o2) ap2(y - o2);
   l1 = x;
   l2 = y;
+  if constexpr (!Residual) return 0.0;
   return std::abs(x - o1) / id1 + std::abs(y - o2) / id2;
 }
 
-template <int NR>
+// Residual = false skips the residual sums (three divisions per contact) in iterations whose residual
+// nobody reads; the multipliers and velocities do not depend on it.
+template <int NR, bool Residual>
 Accum packed_sweep(PgsContact<NR>* P, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
                    double omega, bool cone) {
   Accum acc;
@@ -220,24 +223,26 @@ Accum packed_sweep(PgsContact<NR>* P, std::size_t count, PgsBody* Bodies, double
       const double dl = nl - old;
       if (dl != 0) B.lin_apply(C.n, C.ca_n, C.cb_n, s * dl);
       C.lambda[0] = nl;
-      acc.n += std::abs(dl) / C.inv_diag[0];
+      if constexpr (Residual) acc.n += std::abs(dl) / C.inv_diag[0];
     }
     const double fn = s * C.lambda[0];  // physical normal impulse (000 l.799, 1572, 1616)
-    acc.t += packed_pair(
+    const double rt = packed_pair<Residual>(
         C.lambda[1], C.lambda[2], C.inv_diag[1], C.inv_diag[2], sigma_t, omega, C.mu * fn, cone,
         [&] { return B.lin_u(C.bias[1], C.t1, C.ca_t1, C.cb_t1); }, [&] { return B.lin_u(C.bias[2], C.t2, C.ca_t2, C.cb_t2); },
         [&](double d) { B.lin_apply(C.t1, C.ca_t1, C.cb_t1, d); }, [&](double d) { B.lin_apply(C.t2, C.ca_t2, C.cb_t2, d); });
+    if constexpr (Residual) acc.t += rt;
     if constexpr (NR == 6) {
-      acc.r += packed_pair(
+      const double rr = packed_pair<Residual>(
           C.lambda[3], C.lambda[4], C.inv_diag[3], C.inv_diag[4], sigma_r, omega, C.mu_roll[0] * fn, cone,
           [&] { return B.ang_u(C.bias[3], C.t1); }, [&] { return B.ang_u(C.bias[4], C.t2); },
           [&](double d) { B.ang_apply(C.t1, d); }, [&](double d) { B.ang_apply(C.t2, d); });
+      if constexpr (Residual) acc.r += rr;
       const double o = C.lambda[5];
       const double bound = C.mu_roll[1] * fn;
       const double z = std::clamp(o + omega * C.inv_diag[5] * (-B.ang_u(C.bias[5], C.n) - sigma_r * o), -bound, bound);
       if (z != o) B.ang_apply(C.n, z - o);
       C.lambda[5] = z;
-      acc.r += std::abs(z - o) / C.inv_diag[5];
+      if constexpr (Residual) acc.r += std::abs(z - o) / C.inv_diag[5];
     }
     B.store(Bodies, C.a, C.b);
   }
@@ -310,8 +315,14 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   std::vector<Accum> partial;
   for (int k = 1; k <= opt.iterations; ++k) {
     Accum a;
+    // The residual is read for the tolerance test, the recorded history and the last iteration's result.
+    const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
+    auto run = [&](PgsContact<NR>* p, std::size_t cnt) {
+      return residual ? packed_sweep<NR, true>(p, cnt, bodies.data(), R.sigma_t, R.sigma_r, opt.omega, opt.cone)
+                      : packed_sweep<NR, false>(p, cnt, bodies.data(), R.sigma_t, R.sigma_r, opt.omega, opt.cone);
+    };
     if (!opt.colouring) {
-      a = packed_sweep<NR>(P.data(), m, bodies.data(), R.sigma_t, R.sigma_r, opt.omega, opt.cone);
+      a = run(P.data(), m);
     } else {
       // Colours in order; inside a colour no two contacts share a body, so the fixed-size chunks (contiguous
       // in P) run in parallel without races and in any order; partial sums are combined in chunk order.
@@ -324,7 +335,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
         auto run_chunk = [&](std::size_t ch) {
           const std::size_t b0 = serial ? begin : begin + ch * pgs_chunk;
           const std::size_t b1 = serial ? end : std::min(end, b0 + pgs_chunk);
-          partial[ch] = packed_sweep<NR>(P.data() + b0, b1 - b0, bodies.data(), R.sigma_t, R.sigma_r, opt.omega, opt.cone);
+          partial[ch] = run(P.data() + b0, b1 - b0);
         };
         if (nchunks == 1) run_chunk(0);
         else tbb::parallel_for(std::size_t(0), nchunks, run_chunk);
