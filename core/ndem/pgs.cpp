@@ -316,17 +316,21 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   const std::size_t nb = B.v.size();
   bodies.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
+  // Plain pointers for the lambdas: a thread_local named inside a lambda run by a TBB worker would be
+  // the WORKER's (empty) instance.
+  PgsContact<NR>* const Pd = P.data();
+  PgsBody* const Bd = bodies.data();
   std::vector<Accum> partial;
   for (int k = 1; k <= opt.iterations; ++k) {
     Accum a;
     // The residual is read for the tolerance test, the recorded history and the last iteration's result.
     const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
     auto run = [&](PgsContact<NR>* p, std::size_t cnt) {
-      return residual ? packed_sweep<NR, true>(p, cnt, bodies.data(), R.sigma_t, R.sigma_r, opt.omega, opt.cone)
-                      : packed_sweep<NR, false>(p, cnt, bodies.data(), R.sigma_t, R.sigma_r, opt.omega, opt.cone);
+      return residual ? packed_sweep<NR, true>(p, cnt, Bd, R.sigma_t, R.sigma_r, opt.omega, opt.cone)
+                      : packed_sweep<NR, false>(p, cnt, Bd, R.sigma_t, R.sigma_r, opt.omega, opt.cone);
     };
     if (!opt.colouring) {
-      a = run(P.data(), m);
+      a = run(Pd, m);
     } else {
       // Colours in order; inside a colour no two contacts share a body, so the fixed-size chunks (contiguous
       // in P) run in parallel without races and in any order; partial sums are combined in chunk order.
@@ -339,7 +343,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
         auto run_chunk = [&](std::size_t ch) {
           const std::size_t b0 = serial ? begin : begin + ch * pgs_chunk;
           const std::size_t b1 = serial ? end : std::min(end, b0 + pgs_chunk);
-          partial[ch] = run(P.data() + b0, b1 - b0);
+          partial[ch] = run(Pd + b0, b1 - b0);
         };
         if (nchunks == 1) run_chunk(0);
         else tbb::parallel_for(std::size_t(0), nchunks, run_chunk);
