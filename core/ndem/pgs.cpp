@@ -308,10 +308,25 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   const double rows_all = rows_n + rows_t + (NR == 6 ? rows_r : 0.0);
   const std::uint32_t* order = opt.colouring ? opt.colouring->order.data() : nullptr;
   // Scratch kept per thread between solves: a fresh 100 MB vector per step (100k spheres) costs a page fault
-  // per 4 KiB and a zeroing pass, which doubled the solve time at 100k. Not re-entrant: after_iteration
-  // must not start another solve on the same thread (the stepper's callback only reads multipliers).
-  static thread_local std::vector<PgsContact<NR>> P;
-  static thread_local std::vector<PgsBody> bodies;
+  // per 4 KiB and a zeroing pass, which doubled the solve time at 100k. A nested solve on the same thread
+  // (after_iteration starting one, or a TBB thread that steals another simulation's solve while waiting in
+  // the coloured parallel_for) finds the scratch busy and uses fresh vectors instead.
+  static thread_local std::vector<PgsContact<NR>> tl_contacts;
+  static thread_local std::vector<PgsBody> tl_bodies;
+  static thread_local bool tl_busy = false;
+  std::vector<PgsContact<NR>> own_contacts;
+  std::vector<PgsBody> own_bodies;
+  const bool nested = tl_busy;
+  std::vector<PgsContact<NR>>& P = nested ? own_contacts : tl_contacts;
+  std::vector<PgsBody>& bodies = nested ? own_bodies : tl_bodies;
+  struct BusyGuard {
+    bool* flag;
+    bool nested;
+    ~BusyGuard() {
+      if (!nested) *flag = false;
+    }
+  } guard{&tl_busy, nested};
+  tl_busy = true;
   pack<NR>(R, L, inv_diag, scale, q, sigma, order, P);
   const std::size_t nb = B.v.size();
   bodies.resize(nb);
