@@ -5,7 +5,8 @@
 //   ns_per_contact_iter  solve wall seconds / (contacts * N_it)  (warm start + PGS; impact stage off)
 //   cpu_ns_per_contact_iter  the same from thread CPU time (the step's CPU time x the solve's wall share)
 //   setup_ms, detect_ms  constraint set-up and contact detection per step
-//   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact)
+//   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact),
+//   packed_bytes_per_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp)
 // Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
 // report the load average when quoting numbers (cpu_ns_per_contact_iter is per thread of the caller).
 #include <benchmark/benchmark.h>
@@ -16,6 +17,7 @@
 #include <tbb/global_control.h>
 
 #include "core/ndem/ndem_stepper.hpp"
+#include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
 
 using namespace grainlab;
@@ -83,8 +85,11 @@ void BM_ndem_step(benchmark::State& state) {
   state.counters["setup_ms"] = 1e3 * w.timers.forces / double(steps);
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
+  // NdemRows (SoA, kept between steps) + the packed record the sweep streams (rebuilt each solve).
   const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + 10 * sizeof(double) + 18 * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
+  state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
+  state.counters["packed_bytes_per_body"] = double(pgs_packed_bytes_per_body);
   state.counters["contact_bytes"] = double(sizeof(Contact));
   state.counters["colours"] = ndem.stats().colours;
   state.counters["impacting"] = double(ndem.stats().impacting);

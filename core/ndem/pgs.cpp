@@ -88,55 +88,6 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
   return k;
 }
 
-// The two bodies of one contact held in registers during its block update (loaded once, written back
-// once): the same arithmetic in the same order as the NdemBodies versions above, without reloading
-// through memory the compiler cannot prove unaliased.
-struct Local {
-  Vec3 va, wa, vb, wb;
-  double ima, iIa, imb, iIb;
-  bool has_b;
-  Local(const NdemBodies& B, int a, int b)
-      : va(B.v[a]), wa(B.w[a]), vb(b >= 0 ? B.v[b] : Vec3::Zero()), wb(b >= 0 ? B.w[b] : Vec3::Zero()),
-        ima(B.inv_mass[a]), iIa(B.inv_inertia[a]), imb(b >= 0 ? B.inv_mass[b] : 0.0),
-        iIb(b >= 0 ? B.inv_inertia[b] : 0.0), has_b(b >= 0) {}
-  void store(NdemBodies& B, int a, int b) const {
-    B.v[a] = va;
-    B.w[a] = wa;
-    if (has_b) {
-      B.v[b] = vb;
-      B.w[b] = wb;
-    }
-  }
-};
-
-inline double row_velocity(const NdemRows& R, const Local& B, std::size_t c, int r) {
-  const RowGeom g = geom(R, c, r);
-  double u = R.bias[r][c];
-  if (g.angular) {
-    u += g.d->dot(B.wa);
-    if (B.has_b) u -= g.d->dot(B.wb);
-  } else {
-    u += g.d->dot(B.va) + g.ca->dot(B.wa);
-    if (B.has_b) u -= g.d->dot(B.vb) + g.cb->dot(B.wb);
-  }
-  return u;
-}
-
-inline void apply_row(const NdemRows& R, Local& B, std::size_t c, int r, double scaled_dl) {
-  const RowGeom g = geom(R, c, r);
-  if (g.angular) {
-    B.wa += (B.iIa * scaled_dl) * *g.d;
-    if (B.has_b) B.wb -= (B.iIb * scaled_dl) * *g.d;
-  } else {
-    B.va += (B.ima * scaled_dl) * *g.d;
-    B.wa += (B.iIa * scaled_dl) * *g.ca;
-    if (B.has_b) {
-      B.vb -= (B.imb * scaled_dl) * *g.d;
-      B.wb -= (B.iIb * scaled_dl) * *g.cb;
-    }
-  }
-}
-
 // Clamps the pair (x, y) to the box |x|,|y| <= bound or to the disk |(x, y)| <= bound.
 inline void project_pair(double& x, double& y, double bound, bool cone) {
   if (cone) {
@@ -152,105 +103,252 @@ inline void project_pair(double& x, double& y, double bound, bool cone) {
   }
 }
 
-// Rows r and r+1 (a tangential pair, Sigma = sigma): box -> Gauss-Seidel row by row with clamping;
-// cone -> both rows from the same velocities, projected on the disk, then applied. Returns
-// sum |dlambda| D (the projected residual, m/s).
-inline double solve_pair(const NdemRows& R, Local& B, std::array<std::vector<double>, 6>& L,
-                         const std::array<std::vector<double>, 6>& inv_diag, std::size_t c, int r, double sigma,
-                         double omega, double bound, bool cone) {
-  const double o1 = L[r][c], o2 = L[r + 1][c];
-  double x = o1 + omega * inv_diag[r][c] * (-row_velocity(R, B, c, r) - sigma * o1);
-  if (!cone) {
-    x = std::clamp(x, -bound, bound);
-    if (x != o1) apply_row(R, B, c, r, x - o1);
-  }
-  double y = o2 + omega * inv_diag[r + 1][c] * (-row_velocity(R, B, c, r + 1) - sigma * o2);
-  if (cone) {
-    project_pair(x, y, bound, true);
-    if (x != o1) apply_row(R, B, c, r, x - o1);
-  } else {
-    y = std::clamp(y, -bound, bound);
-  }
-  if (y != o2) apply_row(R, B, c, r + 1, y - o2);
-  L[r][c] = x;
-  L[r + 1][c] = y;
-  return std::abs(x - o1) / inv_diag[r][c] + std::abs(y - o2) / inv_diag[r + 1][c];
-}
-
 struct Accum {
   double n = 0, t = 0, r = 0;
 };
 
 constexpr std::size_t pgs_chunk = 256;  // contacts per parallel task (fixed: results independent of threads)
 
-// One blocked sweep over the contacts. `normal_target(c, u)` returns the rhs of the normal row minus
-// its Sigma term handled inside: for the continuous stage r = q - s u - Sigma lambda; for the impact
-// stage r = target - u. Bounds use the physical normal impulse  s * lambda_n.
-template <class NormalResidual>
-Accum sweep(const NdemRows& R, NdemBodies& Bodies, std::array<std::vector<double>, 6>& L,
-            const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale, double sigma_t,
-            double sigma_r, double omega, bool cone, bool rolling, NormalResidual&& normal_residual,
-            const std::uint32_t* order, std::size_t count) {
+// ---- Packed sweep (issue 8, Performance) --------------------------------------------------------------
+// The sweep does not read NdemRows directly: solve_* first copies, in SWEEP order (contact order for the
+// serial sweep, colour order for the coloured one), exactly the fields a row update reads into one
+// contiguous record per contact (PgsContact<NR>, NR = 3 or 6 rows), and the body velocities and inverse
+// masses into one 64-byte record per body (PgsBody). One contact-iteration then streams one record
+// linearly and touches two body cache lines, instead of ~25 separate arrays plus an index indirection.
+// The arithmetic is the same expressions in the same order as the NdemRows path above (bitwise the same
+// results); only the memory layout differs. Multipliers are copied back after the solve (and before
+// each after_iteration callback, which may read rows.lambda), velocities likewise.
+struct PgsBody {
+  Vec3 v, w;
+  double inv_mass, inv_inertia;
+};
+static_assert(sizeof(PgsBody) == 64);
+
+template <int NR>
+struct PgsContact {
+  std::int32_t a, b;  // b = -1: kinematic (wall)
+  double s;           // normal scale (continuous stage) or 1 (impact stage)
+  double q;           // normal rhs: continuous q_n; impact: target separation rate
+  double sigma;       // Sigma_n (impact stage: 0, making q - u - 0 * lambda == q - u bitwise)
+  double mu;
+  double bias[NR], inv_diag[NR], lambda[NR];
+  double mu_roll[NR == 6 ? 2 : 1];  // [mu_roll, mu_twist] when NR = 6 (unused slot when NR = 3)
+  Vec3 n, t1, t2, ca_n, ca_t1, ca_t2, cb_n, cb_t1, cb_t2;
+};
+
+// Two bodies held in registers during a contact's block update.
+struct PLocal {
+  Vec3 va, wa, vb, wb;
+  double ima, iIa, imb, iIb;
+  bool has_b;
+  PLocal(const PgsBody* B, int a, int b)
+      : va(B[a].v), wa(B[a].w), vb(b >= 0 ? B[b].v : Vec3::Zero()), wb(b >= 0 ? B[b].w : Vec3::Zero()),
+        ima(B[a].inv_mass), iIa(B[a].inv_inertia), imb(b >= 0 ? B[b].inv_mass : 0.0),
+        iIb(b >= 0 ? B[b].inv_inertia : 0.0), has_b(b >= 0) {}
+  void store(PgsBody* B, int a, int b) const {
+    B[a].v = va;
+    B[a].w = wa;
+    if (has_b) {
+      B[b].v = vb;
+      B[b].w = wb;
+    }
+  }
+  // Linear row (direction d, lever arms ca, cb): u = bias + G v.
+  double lin_u(double bias, const Vec3& d, const Vec3& ca, const Vec3& cb) const {
+    double u = bias;
+    u += d.dot(va) + ca.dot(wa);
+    if (has_b) u -= d.dot(vb) + cb.dot(wb);
+    return u;
+  }
+  void lin_apply(const Vec3& d, const Vec3& ca, const Vec3& cb, double sdl) {
+    va += (ima * sdl) * d;
+    wa += (iIa * sdl) * ca;
+    if (has_b) {
+      vb -= (imb * sdl) * d;
+      wb -= (iIb * sdl) * cb;
+    }
+  }
+  double ang_u(double bias, const Vec3& d) const {
+    double u = bias;
+    u += d.dot(wa);
+    if (has_b) u -= d.dot(wb);
+    return u;
+  }
+  void ang_apply(const Vec3& d, double sdl) {
+    wa += (iIa * sdl) * d;
+    if (has_b) wb -= (iIb * sdl) * d;
+  }
+};
+
+// Tangential pair (rows r, r+1) of one packed contact; `u1`, `u2` evaluate the rows' velocities and
+// `ap1`, `ap2` apply an impulse. Same update order as Algorithm 1 for a box (row by row) or a disk (joint projection).
+template <bool Residual, class U1, class U2, class A1, class A2>
+inline double packed_pair(double& l1, double& l2, double id1, double id2, double sigma, double omega, double bound,
+                          bool cone, U1&& u1, U2&& u2, A1&& ap1, A2&& ap2) {
+  const double o1 = l1, o2 = l2;
+  double x = o1 + omega * id1 * (-u1() - sigma * o1);
+  if (!cone) {
+    x = std::clamp(x, -bound, bound);
+    if (x != o1) ap1(x - o1);
+  }
+  double y = o2 + omega * id2 * (-u2() - sigma * o2);
+  if (cone) {
+    project_pair(x, y, bound, true);
+    if (x != o1) ap1(x - o1);
+  } else {
+    y = std::clamp(y, -bound, bound);
+  }
+  if (y != o2) ap2(y - o2);
+  l1 = x;
+  l2 = y;
+  if constexpr (!Residual) return 0.0;
+  return std::abs(x - o1) / id1 + std::abs(y - o2) / id2;
+}
+
+// Residual = false skips the residual sums (three divisions per contact) in iterations whose residual
+// nobody reads; the multipliers and velocities do not depend on it.
+template <int NR, bool Residual>
+Accum packed_sweep(PgsContact<NR>* P, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
+                   double omega, bool cone) {
   Accum acc;
   for (std::size_t k = 0; k < count; ++k) {
-    const std::size_t c = order[k];
-    const double s = scale[c];
-    Local B(Bodies, R.a[c], R.b[c]);
-    // Normal row.
+    PgsContact<NR>& C = P[k];
+    const double s = C.s;
+    PLocal B(Bodies, C.a, C.b);
     {
-      const double u = s * row_velocity(R, B, c, 0);
-      const double res = normal_residual(c, u, L[0][c]);
-      const double old = L[0][c];
-      const double nl = std::max(0.0, old + omega * inv_diag[0][c] * res);
+      const double u = s * B.lin_u(C.bias[0], C.n, C.ca_n, C.cb_n);
+      const double old = C.lambda[0];
+      const double res = C.q - u - C.sigma * old;
+      const double nl = std::max(0.0, old + omega * C.inv_diag[0] * res);
       const double dl = nl - old;
-      if (dl != 0) apply_row(R, B, c, 0, s * dl);
-      L[0][c] = nl;
-      acc.n += std::abs(dl) / inv_diag[0][c];
+      if (dl != 0) B.lin_apply(C.n, C.ca_n, C.cb_n, s * dl);
+      C.lambda[0] = nl;
+      if constexpr (Residual) acc.n += std::abs(dl) / C.inv_diag[0];
     }
-    const double fn = s * L[0][c];  // physical normal impulse |G_n^T lambda_n| (000 l.799, 1572, 1616)
-    // Friction rows t1, t2, bound mu fn.
-    acc.t += solve_pair(R, B, L, inv_diag, c, 1, sigma_t, omega, R.mu[c] * fn, cone);
-    if (!rolling) {
-      B.store(Bodies, R.a[c], R.b[c]);
-      continue;
+    const double fn = s * C.lambda[0];  // physical normal impulse (000 l.799, 1572, 1616)
+    const double rt = packed_pair<Residual>(
+        C.lambda[1], C.lambda[2], C.inv_diag[1], C.inv_diag[2], sigma_t, omega, C.mu * fn, cone,
+        [&] { return B.lin_u(C.bias[1], C.t1, C.ca_t1, C.cb_t1); }, [&] { return B.lin_u(C.bias[2], C.t2, C.ca_t2, C.cb_t2); },
+        [&](double d) { B.lin_apply(C.t1, C.ca_t1, C.cb_t1, d); }, [&](double d) { B.lin_apply(C.t2, C.ca_t2, C.cb_t2, d); });
+    if constexpr (Residual) acc.t += rt;
+    if constexpr (NR == 6) {
+      const double rr = packed_pair<Residual>(
+          C.lambda[3], C.lambda[4], C.inv_diag[3], C.inv_diag[4], sigma_r, omega, C.mu_roll[0] * fn, cone,
+          [&] { return B.ang_u(C.bias[3], C.t1); }, [&] { return B.ang_u(C.bias[4], C.t2); },
+          [&](double d) { B.ang_apply(C.t1, d); }, [&](double d) { B.ang_apply(C.t2, d); });
+      if constexpr (Residual) acc.r += rr;
+      const double o = C.lambda[5];
+      const double bound = C.mu_roll[1] * fn;
+      const double z = std::clamp(o + omega * C.inv_diag[5] * (-B.ang_u(C.bias[5], C.n) - sigma_r * o), -bound, bound);
+      if (z != o) B.ang_apply(C.n, z - o);
+      C.lambda[5] = z;
+      if constexpr (Residual) acc.r += std::abs(z - o) / C.inv_diag[5];
     }
-    // Rolling rows r1, r2 (bound mu_r r* fn), then twisting (bound alpha mu r* fn).
-    acc.r += solve_pair(R, B, L, inv_diag, c, 3, sigma_r, omega, R.mu_roll[c] * fn, cone);
-    {
-      const double o = L[5][c];
-      const double bound = R.mu_twist[c] * fn;
-      const double z = std::clamp(o + omega * inv_diag[5][c] * (-row_velocity(R, B, c, 5) - sigma_r * o), -bound, bound);
-      if (z != o) apply_row(R, B, c, 5, z - o);
-      L[5][c] = z;
-      acc.r += std::abs(z - o) / inv_diag[5][c];
-    }
-    B.store(Bodies, R.a[c], R.b[c]);
+    B.store(Bodies, C.a, C.b);
   }
   return acc;
 }
 
-PgsResult iterate(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
-                  const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale, double sigma_t,
-                  double sigma_r, const PgsOptions& opt, const auto& normal_residual) {
+// Packs rows (sweep order `order`) and bodies; `lambda`, `inv_diag`, `scale` select the stage's arrays,
+// `q(c)` / `sigma(c)` its normal right-hand side and compliance.
+template <int NR, class Q, class S>
+void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const std::array<std::vector<double>, 6>& inv_diag,
+          const std::vector<double>& scale, const Q& q, const S& sigma, const std::uint32_t* order,
+          std::vector<PgsContact<NR>>& P) {
+  const std::size_t m = R.size();
+  P.resize(m);
+  for (std::size_t k = 0; k < m; ++k) {
+    const std::size_t c = order ? order[k] : k;
+    PgsContact<NR>& C = P[k];
+    C.a = R.a[c];
+    C.b = R.b[c];
+    C.s = scale[c];
+    C.q = q(c);
+    C.sigma = sigma(c);
+    C.mu = R.mu[c];
+    for (int r = 0; r < NR; ++r) {
+      C.bias[r] = R.bias[r][c];
+      C.inv_diag[r] = inv_diag[r][c];
+      C.lambda[r] = L[r][c];
+    }
+    if constexpr (NR == 6) {
+      C.mu_roll[0] = R.mu_roll[c];
+      C.mu_roll[1] = R.mu_twist[c];
+    } else {
+      C.mu_roll[0] = 0;
+    }
+    C.n = R.n[c];
+    C.t1 = R.t1[c];
+    C.t2 = R.t2[c];
+    C.ca_n = R.ca_n[c];
+    C.ca_t1 = R.ca_t1[c];
+    C.ca_t2 = R.ca_t2[c];
+    C.cb_n = R.cb_n[c];
+    C.cb_t1 = R.cb_t1[c];
+    C.cb_t2 = R.cb_t2[c];
+  }
+}
+
+template <int NR>
+void unpack_lambda(const std::vector<PgsContact<NR>>& P, const std::uint32_t* order, std::array<std::vector<double>, 6>& L) {
+  for (std::size_t k = 0; k < P.size(); ++k) {
+    const std::size_t c = order ? order[k] : k;
+    for (int r = 0; r < NR; ++r) L[r][c] = P[k].lambda[r];
+  }
+}
+
+template <int NR, class Q, class S>
+PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
+                         const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale,
+                         const Q& q, const S& sigma, const PgsOptions& opt) {
   PgsResult out;
   const std::size_t m = R.size();
   if (m == 0) return out;
   const double rows_n = double(m), rows_t = 2.0 * double(m), rows_r = 3.0 * double(m);
-  const double rows_all = rows_n + rows_t + (R.rolling ? rows_r : 0.0);
-  std::vector<std::uint32_t> identity;
-  if (!opt.colouring) {
-    identity.resize(m);
-    for (std::size_t c = 0; c < m; ++c) identity[c] = std::uint32_t(c);
-  }
+  const double rows_all = rows_n + rows_t + (NR == 6 ? rows_r : 0.0);
+  const std::uint32_t* order = opt.colouring ? opt.colouring->order.data() : nullptr;
+  // Scratch kept per thread between solves: a fresh 100 MB vector per step (100k spheres) costs a page fault
+  // per 4 KiB and a zeroing pass, which doubled the solve time at 100k. A nested solve on the same thread
+  // (after_iteration starting one, or a TBB thread that steals another simulation's solve while waiting in
+  // the coloured parallel_for) finds the scratch busy and uses fresh vectors instead.
+  static thread_local std::vector<PgsContact<NR>> tl_contacts;
+  static thread_local std::vector<PgsBody> tl_bodies;
+  static thread_local bool tl_busy = false;
+  std::vector<PgsContact<NR>> own_contacts;
+  std::vector<PgsBody> own_bodies;
+  const bool nested = tl_busy;
+  std::vector<PgsContact<NR>>& P = nested ? own_contacts : tl_contacts;
+  std::vector<PgsBody>& bodies = nested ? own_bodies : tl_bodies;
+  struct BusyGuard {
+    bool* flag;
+    bool nested;
+    ~BusyGuard() {
+      if (!nested) *flag = false;
+    }
+  } guard{&tl_busy, nested};
+  tl_busy = true;
+  pack<NR>(R, L, inv_diag, scale, q, sigma, order, P);
+  const std::size_t nb = B.v.size();
+  bodies.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
+  // Plain pointers for the lambdas: a thread_local named inside a lambda run by a TBB worker would be
+  // the WORKER's (empty) instance.
+  PgsContact<NR>* const Pd = P.data();
+  PgsBody* const Bd = bodies.data();
   std::vector<Accum> partial;
   for (int k = 1; k <= opt.iterations; ++k) {
     Accum a;
+    // The residual is read for the tolerance test, the recorded history and the last iteration's result.
+    const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
+    auto run = [&](PgsContact<NR>* p, std::size_t cnt) {
+      return residual ? packed_sweep<NR, true>(p, cnt, Bd, R.sigma_t, R.sigma_r, opt.omega, opt.cone)
+                      : packed_sweep<NR, false>(p, cnt, Bd, R.sigma_t, R.sigma_r, opt.omega, opt.cone);
+    };
     if (!opt.colouring) {
-      a = sweep(R, B, L, inv_diag, scale, sigma_t, sigma_r, opt.omega, opt.cone, R.rolling, normal_residual,
-                identity.data(), m);
+      a = run(Pd, m);
     } else {
-      // Colours in order; inside a colour no two contacts share a body, so the fixed-size chunks run in
-      // parallel without races and in any order; partial sums are combined in chunk order.
+      // Colours in order; inside a colour no two contacts share a body, so the fixed-size chunks (contiguous
+      // in P) run in parallel without races and in any order; partial sums are combined in chunk order.
       const NdemColouring& col = *opt.colouring;
       for (std::size_t g = 0; g + 1 < col.start.size(); ++g) {
         const std::size_t begin = col.start[g], end = col.start[g + 1];
@@ -260,8 +358,7 @@ PgsResult iterate(const NdemRows& R, NdemBodies& B, std::array<std::vector<doubl
         auto run_chunk = [&](std::size_t ch) {
           const std::size_t b0 = serial ? begin : begin + ch * pgs_chunk;
           const std::size_t b1 = serial ? end : std::min(end, b0 + pgs_chunk);
-          partial[ch] = sweep(R, B, L, inv_diag, scale, sigma_t, sigma_r, opt.omega, opt.cone, R.rolling,
-                              normal_residual, col.order.data() + b0, b1 - b0);
+          partial[ch] = run(Pd + b0, b1 - b0);
         };
         if (nchunks == 1) run_chunk(0);
         else tbb::parallel_for(std::size_t(0), nchunks, run_chunk);
@@ -278,10 +375,18 @@ PgsResult iterate(const NdemRows& R, NdemBodies& B, std::array<std::vector<doubl
     if (opt.record_residuals) {
       out.residual_normal.push_back(a.n / (opt.omega * rows_n));
       out.residual_friction.push_back(a.t / (opt.omega * rows_t));
-      out.residual_rolling.push_back(R.rolling ? a.r / (opt.omega * rows_r) : 0.0);
+      out.residual_rolling.push_back(NR == 6 ? a.r / (opt.omega * rows_r) : 0.0);
     }
-    if (opt.after_iteration) opt.after_iteration(k);
+    if (opt.after_iteration) {
+      unpack_lambda<NR>(P, order, L);
+      opt.after_iteration(k);
+    }
     if (opt.tolerance > 0 && out.final_residual < opt.tolerance) break;
+  }
+  unpack_lambda<NR>(P, order, L);
+  for (std::size_t i = 0; i < nb; ++i) {
+    B.v[i] = bodies[i].v;
+    B.w[i] = bodies[i].w;
   }
   return out;
 }
@@ -325,6 +430,11 @@ void NdemColouring::build(const NdemRows& R, std::size_t num_bodies, int max_col
   overflow = count[K];
 }
 
+std::size_t pgs_packed_bytes_per_contact(bool rolling) {
+  return rolling ? sizeof(PgsContact<6>) : sizeof(PgsContact<3>);
+}
+static_assert(sizeof(PgsBody) == pgs_packed_bytes_per_body);
+
 double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c) {
   return row_velocity(rows, bodies, c, 0);
 }
@@ -337,8 +447,10 @@ void apply_impulses(const NdemRows& R, NdemBodies& B) {
 }
 
 PgsResult solve_continuous(NdemRows& R, NdemBodies& B, const PgsOptions& opt) {
-  auto normal_residual = [&R](std::size_t c, double u, double lambda) { return R.q_n[c] - u - R.sigma_n[c] * lambda; };
-  return iterate(R, B, R.lambda, R.inv_diag, R.scale, R.sigma_t, R.sigma_r, opt, normal_residual);
+  auto q = [&R](std::size_t c) { return R.q_n[c]; };
+  auto sigma = [&R](std::size_t c) { return R.sigma_n[c]; };
+  if (R.rolling) return iterate_packed<6>(R, B, R.lambda, R.inv_diag, R.scale, q, sigma, opt);
+  return iterate_packed<3>(R, B, R.lambda, R.inv_diag, R.scale, q, sigma, opt);
 }
 
 PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, const std::vector<double>& u_minus,
@@ -356,10 +468,11 @@ PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, co
       inv_diag[r][c] = 1.0 / (row_mass(R, B, c, r) + sigma);
     }
   // Newton: G_n v+ = -e G_n v- for impacting contacts; G_n v+ >= 0 for the others (unscaled normal).
-  auto normal_residual = [&](std::size_t c, double u, double) {
-    return (impacting[c] ? -R.restitution[c] * u_minus[c] : 0.0) - u;
-  };
-  return iterate(R, B, impulse, inv_diag, unit, R.sigma_t, R.sigma_r, opt, normal_residual);
+  // q - u - 0 * lambda == q - u bitwise (lambda_n >= 0 finite).
+  auto q = [&](std::size_t c) { return impacting[c] ? -R.restitution[c] * u_minus[c] : 0.0; };
+  auto sigma = [](std::size_t) { return 0.0; };
+  if (R.rolling) return iterate_packed<6>(R, B, impulse, inv_diag, unit, q, sigma, opt);
+  return iterate_packed<3>(R, B, impulse, inv_diag, unit, q, sigma, opt);
 }
 
 // Exposed for the stepper's set-up of D^{-1}.

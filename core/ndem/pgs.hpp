@@ -9,8 +9,10 @@
 // is updated as  lambda <- proj(lambda + omega D^{-1} (q - G v - Sigma lambda)),  v += M^{-1} G^T dlambda
 // (000 Algorithm 1, line 1494, with the sign slip and the missing Sigma lambda of Eq. 6 corrected).
 //
-// Layout: structure of arrays, one entry per contact, rows of a contact solved in the order normal,
-// friction t1, t2, rolling t1, t2, twisting n. Kinematic walls enter as a known velocity (`bias`).
+// Layout: NdemRows is a structure of arrays, one entry per contact, rows of a contact solved in the order
+// normal, friction t1, t2, rolling t1, t2, twisting n. Kinematic walls enter as a known velocity (`bias`).
+// The solve itself copies what the sweep reads into one packed record per contact in sweep order and one
+// 64-byte record per body (pgs.cpp, "Packed sweep"), and copies multipliers and velocities back.
 // Threading: serial over the contact order, or (PgsOptions::colouring) TBB parallel inside each colour of
 // a greedy graph colouring; both bitwise deterministic, the coloured one for any thread count.
 #include <array>
@@ -57,6 +59,12 @@ double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size
 
 /// G_r M^{-1} G_r^T of row r (0..5) of contact c, unscaled (for D^{-1}).
 double ndem_row_mass(const NdemRows& rows, const NdemBodies& bodies, std::size_t c, int r);
+
+/// Bytes of the packed per-contact record the sweep streams (copied from NdemRows at the start of each
+/// solve, in sweep order; see pgs.cpp), for `rolling` = 6 rows or 3 rows; plus pgs_packed_bytes_per_body
+/// per body. Reported by bench/ndem_pgs.cpp as solver memory.
+std::size_t pgs_packed_bytes_per_contact(bool rolling);
+inline constexpr std::size_t pgs_packed_bytes_per_body = 64;
 
 /// Applies M^{-1} G^T lambda of all rows to the bodies (warm-start velocity update, Eq. 8).
 void apply_impulses(const NdemRows& rows, NdemBodies& bodies);
