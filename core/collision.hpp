@@ -41,6 +41,10 @@ class ContactDetector {
   const CollisionStats& stats() const { return stats_; }
   /// Forces a rebuild at the next update (after particles were added, removed or teleported).
   void invalidate() { valid_ = false; }
+  /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
+  std::size_t memory_bytes() const {
+    return reference_position_.capacity() * sizeof(Vec3) + scratch_.capacity() * sizeof(Contact);
+  }
 
  private:
   void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts);
