@@ -17,8 +17,9 @@
 // (world.timers per particle-step), bytes_per_particle (particles + contacts + detector + stepper
 // buffers, by capacity, / N), rebuilds (candidate-list rebuilds during the timed steps).
 //
-// Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=10k]. The data folder can be
-// moved with GRAINLAB_BENCH_DATA.
+// Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
+// moved with GRAINLAB_BENCH_DATA; GRAINLAB_BENCH_WARMUP and GRAINLAB_BENCH_STEPS override the warm-up and
+// timed step counts (for profiling under valgrind --tool=callgrind).
 //
 // Cache file format (little-endian, this machine only): "GLBED1\0\0", uint64 N, then N records of
 // position (3 double), velocity (3 double), angular velocity (3 double), radius (double).
@@ -50,6 +51,11 @@ struct BedSpec {
   double box;
   int settle_steps, warmup_steps;
 };
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && std::atoi(v) > 0 ? std::atoi(v) : fallback;
+}
 
 BedSpec spec_for(int n_thousands) {
   if (n_thousands == 10) return {20, 25, 0.24, 20000, 1000};
@@ -84,7 +90,7 @@ World empty_bed(double box, double rolling_friction) {
     wall.name = name;
     wall.shape = PlaneShape{point, normal};
     wall.material = mi;
-    w.add_wall(wall);
+    w.add_wall(std::move(wall));
   };
   plane("floor", Vec3::Zero(), Vec3::UnitZ());
   plane("x0", Vec3::Zero(), Vec3::UnitX());
@@ -197,7 +203,8 @@ void BM_sdem_bed(benchmark::State& state) {
   World world = empty_bed(spec.box, mu_r);
   for (std::size_t i = 0; i < bed.x.size(); ++i) world.add_sphere(bed.x[i], bed.r[i], 0, bed.v[i], bed.w[i]);
   SdemStepper stepper(bed_settings());
-  for (int i = 0; i < spec.warmup_steps; ++i) stepper.step(world);
+  const int warmup = env_int("GRAINLAB_BENCH_WARMUP", spec.warmup_steps);
+  for (int i = 0; i < warmup; ++i) stepper.step(world);
   world.timers = {};
   const std::uint64_t rebuilds0 = world.detector.stats().rebuilds;
 
@@ -229,10 +236,10 @@ void BM_sdem_bed(benchmark::State& state) {
 BENCHMARK(BM_sdem_bed)
     ->ArgNames({"kN", "threads", "rolling"})
     ->Args({10, 1, 0})->Args({10, 2, 0})->Args({10, 1, 1})->Args({10, 2, 1})
-    ->Iterations(2000)->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 2000))->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_sdem_bed)
     ->ArgNames({"kN", "threads", "rolling"})
     ->Args({100, 1, 0})->Args({100, 2, 0})->Args({100, 1, 1})->Args({100, 2, 1})
-    ->Iterations(1000)->UseRealTime()->Unit(benchmark::kMillisecond);
+    ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 1000))->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
