@@ -30,6 +30,16 @@ struct CollisionStats {
   std::size_t wall_contacts = 0;
 };
 
+/// Everything ContactDetector::update depends on besides its arguments; checkpoints save and restore
+/// it so that the step after a restart is bitwise the step the original run takes.
+struct DetectorState {
+  bool valid = false;
+  std::vector<Vec3> reference_position;  ///< positions at the last rebuild
+  std::size_t pair_count = 0;
+  double skin = 0;
+  CollisionStats stats;
+};
+
 class ContactDetector {
  public:
   /// Updates `contacts` for the current positions (see file comment). Returns nothing; `pair_count()`
@@ -44,6 +54,16 @@ class ContactDetector {
   /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
   std::size_t memory_bytes() const {
     return reference_position_.capacity() * sizeof(Vec3) + scratch_.capacity() * sizeof(Contact);
+  }
+  /// Copy of the detector state (for checkpoints).
+  DetectorState state() const { return {valid_, reference_position_, pair_count_, skin_, stats_}; }
+  /// Restores a state taken by state(); `contacts` must be the list that went with it.
+  void restore(DetectorState s) {
+    valid_ = s.valid;
+    reference_position_ = std::move(s.reference_position);
+    pair_count_ = s.pair_count;
+    skin_ = s.skin;
+    stats_ = s.stats;
   }
 
  private:

@@ -1,0 +1,413 @@
+#include "core/ndem/ndem_stepper.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/hertz.hpp"
+
+namespace grainlab {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+}  // namespace
+
+void NdemSettings::validate() const {
+  auto fail = [](const char* key, double value, const char* rule) {
+    throw InputError(fmt::format("ndem: {} = {} is invalid ({})", key, value, rule));
+  };
+  if (!std::isfinite(time_step) || time_step <= 0) fail("time_step", time_step, "must be > 0");
+  if (iterations < 1) fail("iterations", iterations, "N_it must be >= 1");
+  if (impact_iterations == 0) fail("impact_iterations", impact_iterations, "must be >= 1, or < 0 for N_it");
+  if (!std::isfinite(residual_tolerance) || residual_tolerance < 0) fail("residual_tolerance", residual_tolerance, "must be >= 0");
+  if (!(over_relaxation > 0 && over_relaxation < 2)) fail("over_relaxation", over_relaxation, "must be in (0, 2)");
+  if (law == NdemContactLaw::linear && !(linear_stiffness > 0 && std::isfinite(linear_stiffness)))
+    fail("linear_stiffness", linear_stiffness, "must be > 0 for the linear contact law");
+  if (!std::isfinite(damping_time) || damping_time < 0) fail("damping_time", damping_time, "must be >= 0");
+  if (n_s < 1) fail("n_s", n_s, "must be >= 1");
+  if (!(gamma_t > 0 && std::isfinite(gamma_t))) fail("gamma_t", gamma_t, "must be > 0");
+  if (!(gamma_r > 0 && std::isfinite(gamma_r))) fail("gamma_r", gamma_r, "must be > 0");
+  if (!std::isfinite(impact_velocity)) fail("impact_velocity", impact_velocity, "must be finite (< 0 selects the rule)");
+  if (!(impact_epsilon > 0 && std::isfinite(impact_epsilon))) fail("impact_epsilon", impact_epsilon, "must be > 0");
+  if (!(overlap_floor_ratio > 0 && overlap_floor_ratio < 1e-2)) fail("overlap_floor_ratio", overlap_floor_ratio, "must be in (0, 1e-2)");
+  if (!(warm_start_beta >= 0 && warm_start_beta <= 1)) fail("warm_start_beta", warm_start_beta, "must be in [0, 1]");
+  if (!std::isfinite(model_warm_start_factor)) fail("model_warm_start_factor", model_warm_start_factor, "must be finite");
+  if (max_colours < 1 || max_colours > 63) fail("max_colours", max_colours, "must be in [1, 63]");
+  if (reference_iterations < 0) fail("reference_iterations", reference_iterations, "must be >= 0");
+  if (!(max_overlap_ratio > 0)) fail("max_overlap_ratio", max_overlap_ratio, "must be > 0");
+}
+
+NdemWarmStart parse_warm_start(const std::string& name) {
+  if (name == "cold") return NdemWarmStart::cold;
+  if (name == "history") return NdemWarmStart::history;
+  if (name == "history_normal_only") return NdemWarmStart::history_normal_only;
+  if (name == "history_no_velocity_update") return NdemWarmStart::history_no_velocity_update;
+  if (name == "model") return NdemWarmStart::model;
+  throw InputError(fmt::format("ndem: warm_start = '{}' is invalid (cold, history, history_normal_only, "
+                               "history_no_velocity_update, model)", name));
+}
+
+NdemFrictionShape parse_friction_shape(const std::string& name) {
+  if (name == "box") return NdemFrictionShape::box;
+  if (name == "cone") return NdemFrictionShape::cone;
+  throw InputError(fmt::format("ndem: friction_shape = '{}' is invalid (box, cone)", name));
+}
+
+NdemStepper::NdemStepper(NdemSettings settings) : settings_(std::move(settings)) { settings_.validate(); }
+
+// ---------------------------------------------------------------------------------------------------
+// setup: rows of every touching contact. Reads world.contacts (overlap, normal, point, R*, tangent),
+// particles, materials, walls; writes rows_ (all but lambda and q_n) and bodies_.
+// Equations: s = e_H delta^{e_H-1} (000 l.478, corrected Eq. 15 of Paper IV: derivative in delta);
+// eps_n = e_H / k_n, tau_n = max(n_s Dt, c / e_H), Upsilon = 1/(1 + 4 tau_n/Dt),
+// Sigma_n = 4 eps_n Upsilon / Dt^2, Sigma_t = gamma_t/Dt, Sigma_r = gamma_r/Dt (000 l.1520-1533).
+void NdemStepper::setup(World& world) {
+  const NdemSettings& S = settings_;
+  const double dt = S.time_step;
+  const double eH = S.hertz_exponent();
+  for (const Material& m : world.materials) m.validate();  // mu < 0, e outside [0, 1], ... -> InputError
+  const ParticleStore& P = world.particles;
+  const std::size_t np = P.size();
+  if (!external_force.empty() && external_force.size() != np)
+    throw InputError(fmt::format("ndem: external_force has {} entries for {} particles", external_force.size(), np));
+  if (!external_torque.empty() && external_torque.size() != np)
+    throw InputError(fmt::format("ndem: external_torque has {} entries for {} particles", external_torque.size(), np));
+
+  bodies_.v = P.velocity;
+  bodies_.w = P.angular_velocity;
+  bodies_.inv_mass = P.inv_mass;
+  bodies_.inv_inertia = P.inv_inertia;
+
+  // Active contacts: touching (overlap > 0) and at least one movable body.
+  std::vector<std::uint32_t> active;
+  active.reserve(world.contacts.size());
+  for (std::size_t k = 0; k < world.contacts.size(); ++k) {
+    const Contact& c = world.contacts[k];
+    if (!(c.overlap > 0)) continue;
+    const bool a_moves = P.inv_mass[c.a] > 0;
+    const bool b_moves = !c.is_wall() && P.inv_mass[c.b] > 0;
+    if (a_moves || b_moves) active.push_back(std::uint32_t(k));
+  }
+  NdemRows& R = rows_;
+  R.resize(active.size());
+  R.sigma_t = S.gamma_t / dt;
+  R.sigma_r = S.gamma_r / dt;
+  R.rolling = false;
+  const double tau = std::max(S.n_s * dt, S.damping_time / eH);
+  const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
+
+  double sum_ratio = 0, max_ratio = 0;
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    const Contact& c = world.contacts[active[i]];
+    const int a = c.a;
+    const bool wall = c.is_wall();
+    R.contact[i] = active[i];
+    R.a[i] = a;
+    R.b[i] = wall ? -1 : c.b;
+    const Vec3 n = c.normal;
+    Vec3 t1 = c.tangent - c.tangent.dot(n) * n;  // carried frame, re-projected on the new tangent plane
+    t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
+    const Vec3 t2 = n.cross(t1);
+    R.n[i] = n;
+    R.t1[i] = t1;
+    R.t2[i] = t2;
+    const Vec3 ra = c.point - P.position[a];
+    R.ca_n[i] = ra.cross(n);
+    R.ca_t1[i] = ra.cross(t1);
+    R.ca_t2[i] = ra.cross(t2);
+    if (!wall) {
+      // p - x_b without periodic images: the contact point lies on the line of centres.
+      const Vec3 rb = (P.radius[c.b] - 0.5 * c.overlap) * n;
+      R.cb_n[i] = rb.cross(n);
+      R.cb_t1[i] = rb.cross(t1);
+      R.cb_t2[i] = rb.cross(t2);
+    } else {
+      R.cb_n[i].setZero();
+      R.cb_t1[i].setZero();
+      R.cb_t2[i].setZero();
+    }
+    const Material& ma = world.materials[P.material[a]];
+    const Material& mb = wall ? world.materials[world.walls[c.wall_index()].material] : world.materials[P.material[c.b]];
+    const MaterialPair mp = mix(ma, mb);
+    const double rstar = c.effective_radius;
+    const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
+    const double delta = c.overlap;
+    const double s = eH == 1.0 ? 1.0 : eH * std::pow(std::max(delta, S.overlap_floor_ratio * rstar), eH - 1.0);
+    const double eps = eH / kn;
+    R.scale[i] = s;
+    R.overlap[i] = delta;
+    R.stiffness[i] = kn;
+    R.sigma_n[i] = 4.0 * eps * upsilon / (dt * dt);
+    R.mu[i] = mp.friction;
+    R.mu_roll[i] = mp.rolling_friction * rstar;
+    R.mu_twist[i] = mp.twisting_factor * mp.friction * rstar;
+    if (R.mu_roll[i] > 0 || R.mu_twist[i] > 0) R.rolling = true;
+    R.restitution[i] = mp.restitution;
+    const double d = wall ? 2.0 * P.radius[a] : P.radius[a] + P.radius[c.b];
+    R.impact_speed[i] = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * d / dt;
+    if (wall) {
+      const Wall& W = world.walls[c.wall_index()];
+      const Vec3 vw = W.velocity_at(c.point);
+      R.bias[0][i] = -n.dot(vw);
+      R.bias[1][i] = -t1.dot(vw);
+      R.bias[2][i] = -t2.dot(vw);
+      R.bias[3][i] = -t1.dot(W.angular_velocity);
+      R.bias[4][i] = -t2.dot(W.angular_velocity);
+      R.bias[5][i] = -n.dot(W.angular_velocity);
+    }
+    sum_ratio += delta / d;
+    max_ratio = std::max(max_ratio, delta / d);
+  }
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    const double k0 = ndem_row_mass(R, bodies_, i, 0);
+    R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
+    // Ill-posed regularisation (000 l.681): Sigma_n lost in rounding against G M^-1 G^T.
+    if (R.sigma_n[i] < 1e-13 * R.scale[i] * R.scale[i] * k0)
+      throw InputError(fmt::format(
+          "ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} (Sigma_n / (G M^-1 G^T) = {:.2g} "
+          "< 1e-13: the regularisation is lost in rounding, 000 line 681); reduce the time step",
+          dt, R.stiffness[i], R.sigma_n[i] / (R.scale[i] * R.scale[i] * k0)));
+    for (int r = 1; r < 6; ++r)
+      R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies_, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
+  }
+  stats_ = NdemStepStats{};
+  stats_.contacts = R.size();
+  stats_.mean_overlap_over_d = R.size() ? sum_ratio / double(R.size()) : 0.0;
+  stats_.max_overlap_over_d = max_ratio;
+  if (S.parallel) {
+    colouring_.build(R, np, S.max_colours);
+    stats_.colours = colouring_.colours_used;
+    stats_.overflow = colouring_.overflow;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// impact: contacts with unscaled approach speed -G_n v > v_imp get G_n v+ = -e G_n v- (000 l.744-760,
+// l.1134); reads bodies_ (v_i), writes bodies_ (v_i+) and impact_impulse_. Cold started (Paper IV).
+void NdemStepper::impact(World&) {
+  had_impact_ = false;
+  if (!settings_.impact_stage || rows_.size() == 0) return;
+  const std::size_t m = rows_.size();
+  std::vector<char> impacting(m, 0);
+  std::vector<double> u_minus(m, 0.0);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    u_minus[i] = normal_velocity(rows_, bodies_, i);
+    if (-u_minus[i] > rows_.impact_speed[i]) {
+      impacting[i] = 1;
+      ++count;
+    }
+  }
+  stats_.impacting = count;
+  stats_.impacting_fraction = double(count) / double(m);
+  if (count == 0) return;
+  PgsOptions opt;
+  opt.iterations = settings_.impact_iterations > 0 ? settings_.impact_iterations : settings_.iterations;
+  opt.tolerance = settings_.residual_tolerance;
+  opt.omega = settings_.over_relaxation;
+  opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
+  if (settings_.parallel) opt.colouring = &colouring_;
+  const PgsResult r = solve_impact(rows_, impacting, u_minus, bodies_, opt, impact_impulse_);
+  stats_.impact_iterations_used = r.iterations;
+  had_impact_ = true;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// warm start: lambda_0 per settings (Eq. 7 history, Eq. 9-11 model with the corrections of
+// docs/ndem.md), then v += M^{-1} G^T lambda_0 (Eq. 8) unless the variant omits it.
+void NdemStepper::warm_start(World& world) {
+  NdemRows& R = rows_;
+  const NdemSettings& S = settings_;
+  for (auto& l : R.lambda) std::fill(l.begin(), l.end(), 0.0);
+  const int nrows = R.rolling ? 6 : 3;
+  switch (S.warm_start) {
+    case NdemWarmStart::cold: return;
+    case NdemWarmStart::history:
+    case NdemWarmStart::history_no_velocity_update:
+    case NdemWarmStart::history_normal_only: {
+      const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
+      for (std::size_t i = 0; i < R.size(); ++i) {
+        const Contact& c = world.contacts[R.contact[i]];  // new contacts carry lambda = 0
+        for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * c.lambda[r];
+      }
+      break;
+    }
+    case NdemWarmStart::model: {
+      const double eH = S.hertz_exponent();
+      const double f = S.model_warm_start_factor >= 0 ? S.model_warm_start_factor : 1.0 / eH;
+      const double dt = S.time_step;
+      for (std::size_t i = 0; i < R.size(); ++i) {
+        const double ln = f * dt * R.stiffness[i] * std::pow(R.overlap[i], eH);
+        R.lambda[0][i] = ln;
+        const double fn = R.scale[i] * ln;
+        // From G_t v + Sigma_t lambda_t = 0: lambda_t = -(Dt/gamma_t) G_t v, clamped (Eq. 10-11 corrected).
+        for (int r = 1; r < nrows; ++r) {
+          double bound = r < 3 ? R.mu[i] * fn : (r < 5 ? R.mu_roll[i] * fn : R.mu_twist[i] * fn);
+          double sigma = r < 3 ? R.sigma_t : R.sigma_r;
+          // row velocity via a unit impulse probe is avoided: use the rows' own kernel
+          const double u = [&] {
+            NdemRows const& RR = R;
+            const int a = RR.a[i], b = RR.b[i];
+            const Vec3& d = r == 1 || r == 3 ? RR.t1[i] : (r == 2 || r == 4 ? RR.t2[i] : RR.n[i]);
+            double v = RR.bias[r][i];
+            if (r >= 3) {
+              v += d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
+            } else {
+              const Vec3& ca = r == 1 ? RR.ca_t1[i] : RR.ca_t2[i];
+              const Vec3& cb = r == 1 ? RR.cb_t1[i] : RR.cb_t2[i];
+              v += d.dot(bodies_.v[a]) + ca.dot(bodies_.w[a]);
+              if (b >= 0) v -= d.dot(bodies_.v[b]) + cb.dot(bodies_.w[b]);
+            }
+            return v;
+          }();
+          R.lambda[r][i] = std::clamp(-u / sigma, -bound, bound);
+        }
+      }
+      break;
+    }
+  }
+  if (S.warm_start != NdemWarmStart::history_no_velocity_update) apply_impulses(R, bodies_);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// integrate: v_{i+1} = v, x_{i+1} = x_i + Dt v_{i+1}, orientation; stores multipliers, frame and
+// forces in the contacts, total forces in the particles, loads in the walls.
+void NdemStepper::integrate(World& world) {
+  const double dt = settings_.time_step;
+  ParticleStore& P = world.particles;
+  const Vec3 g = world.gravity.at(world.time);
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    P.force[i] = P.inv_mass[i] > 0 ? Vec3(P.mass[i] * g) : Vec3::Zero();
+    P.torque[i].setZero();
+    if (!external_force.empty()) P.force[i] += external_force[i];
+    if (!external_torque.empty()) P.torque[i] += external_torque[i];
+    if (P.inv_mass[i] > 0) {
+      P.velocity[i] = bodies_.v[i];
+      P.position[i] += dt * bodies_.v[i];
+    }
+    if (P.inv_inertia[i] > 0) {
+      P.angular_velocity[i] = bodies_.w[i];
+      const Vec3 w = bodies_.w[i];
+      Quat& q = P.orientation[i];
+      const Quat dq(0, 0.5 * dt * w.x(), 0.5 * dt * w.y(), 0.5 * dt * w.z());
+      q.coeffs() += (dq * q).coeffs();
+      q.normalize();
+    } else if (P.inv_mass[i] > 0) {
+      P.angular_velocity[i].setZero();  // rotation locked
+    }
+  }
+  for (Wall& w : world.walls) {
+    w.force.setZero();
+    w.torque.setZero();
+  }
+  for (Contact& c : world.contacts) {
+    c.force.setZero();
+    if (!(c.overlap > 0)) c.lambda = {};
+  }
+  const NdemRows& R = rows_;
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    Contact& c = world.contacts[R.contact[i]];
+    double L[6];
+    for (int r = 0; r < 6; ++r) {
+      c.lambda[r] = R.lambda[r][i];
+      L[r] = R.lambda[r][i] + (had_impact_ ? impact_impulse_[r][i] / (r == 0 ? R.scale[i] : 1.0) : 0.0);
+    }
+    c.tangent = R.t1[i];
+    const Vec3 f = (R.scale[i] * L[0] * R.n[i] + L[1] * R.t1[i] + L[2] * R.t2[i]) / dt;
+    const Vec3 tr = (L[3] * R.t1[i] + L[4] * R.t2[i] + L[5] * R.n[i]) / dt;
+    c.force = f;
+    const int a = R.a[i];
+    P.force[a] += f;
+    P.torque[a] += (c.point - P.position[a]).cross(f) + tr;
+    if (R.b[i] >= 0) {
+      const int b = R.b[i];
+      P.force[b] -= f;
+      P.torque[b] -= ((P.radius[b] - 0.5 * c.overlap) * R.n[i]).cross(f) + tr;
+    } else {
+      Wall& W = world.walls[c.wall_index()];
+      W.force -= f;
+      W.torque -= (c.point - W.rotation_center).cross(f) + tr;
+    }
+  }
+}
+
+void NdemStepper::step(World& world) {
+  settings_.validate();
+  const double dt = settings_.time_step;
+  world.detect_contacts();
+  auto t0 = Clock::now();
+  setup(world);
+  world.timers.forces += seconds_since(t0);
+
+  t0 = Clock::now();
+  impact(world);
+  // q_n = (4/Dt) Upsilon delta^{e_H} + Upsilon s G_n v_i^+  (000 l.1499 with our sign convention)
+  {
+    const double eH = settings_.hertz_exponent();
+    const double tau = std::max(settings_.n_s * dt, settings_.damping_time / eH);
+    const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+      rows_.q_n[i] = 4.0 / dt * upsilon * std::pow(rows_.overlap[i], eH) +
+                     upsilon * rows_.scale[i] * normal_velocity(rows_, bodies_, i);
+  }
+  // pre-step: v = v+ + Dt M^{-1} f_ext
+  {
+    const Vec3 g = world.gravity.at(world.time);
+    for (std::size_t i = 0; i < bodies_.v.size(); ++i) {
+      if (bodies_.inv_mass[i] > 0) bodies_.v[i] += dt * g;
+      if (!external_force.empty()) bodies_.v[i] += dt * bodies_.inv_mass[i] * external_force[i];
+      if (!external_torque.empty()) bodies_.w[i] += dt * bodies_.inv_inertia[i] * external_torque[i];
+    }
+  }
+  warm_start(world);
+
+  PgsOptions opt;
+  opt.iterations = settings_.iterations;
+  opt.tolerance = settings_.residual_tolerance;
+  opt.omega = settings_.over_relaxation;
+  opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
+  opt.record_residuals = settings_.record_residuals;
+  if (settings_.parallel) opt.colouring = &colouring_;
+  std::vector<double> reference;
+  if (settings_.reference_iterations > 0 && rows_.size() > 0) {
+    NdemRows ref_rows = rows_;
+    NdemBodies ref_bodies = bodies_;
+    PgsOptions ref = opt;
+    ref.iterations = settings_.reference_iterations;
+    ref.tolerance = 0;
+    ref.record_residuals = false;
+    solve_continuous(ref_rows, ref_bodies, ref);
+    reference = ref_rows.lambda[0];
+    opt.after_iteration = [this, &reference](int) {
+      double sum = 0;
+      std::size_t n = 0;
+      for (std::size_t i = 0; i < reference.size(); ++i)
+        if (reference[i] != 0) {
+          sum += std::abs(reference[i] - rows_.lambda[0][i]) / std::abs(reference[i]);
+          ++n;
+        }
+      stats_.multiplier_error.push_back(n ? sum / double(n) : 0.0);
+    };
+  }
+  const PgsResult r = solve_continuous(rows_, bodies_, opt);
+  stats_.iterations_used = r.iterations;
+  stats_.final_residual = r.final_residual;
+  stats_.residual_normal = r.residual_normal;
+  stats_.residual_friction = r.residual_friction;
+  stats_.residual_rolling = r.residual_rolling;
+  world.timers.solve += seconds_since(t0);
+
+  t0 = Clock::now();
+  integrate(world);
+  world.advance_walls(dt);
+  world.time += dt;
+  ++world.step;
+  world.timers.integrate += seconds_since(t0);
+  world.check_stability(settings_.max_overlap_ratio);
+}
+
+}  // namespace grainlab

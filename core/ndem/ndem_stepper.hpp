@@ -1,0 +1,59 @@
+#pragma once
+// NdemStepper: semi-smooth nonsmooth DEM with the SPOOK stepper (000 Eq. 9-14, lines 93-137;
+// Paper III Algorithm 1, line 1454; Paper IV Algorithm 1 with warm starting, line 1775).
+//
+// One step (stages in order, each a member function):
+//   detect      world.detect_contacts(); contacts with overlap <= 0 are not constraints (no margin)
+//   setup       rows: frame (tangent carried in Contact::tangent), Jacobians, s = e_H delta^{e_H-1},
+//               Sigma, Upsilon, q_n, D^{-1}, bounds                            [timers.forces]
+//   impact      Newton restitution for contacts approaching faster than v_imp  [timers.solve]
+//   prestep     v = v+ + Dt M^{-1} f_ext
+//   warm start  lambda_0 (cold / history / model) and v += M^{-1} G^T lambda_0 (Eq. 7-8)
+//   pgs         projected Gauss-Seidel, N_it cap, residual tolerance          [timers.solve]
+//   integrate   x += Dt v, orientation, store multipliers, contact and wall forces [timers.integrate]
+//
+// Sign convention: pgs.hpp (and docs/ndem.md). Constraint force on a: (s lambda_n n + lambda_t1 t1 +
+// lambda_t2 t2) / Dt, torque from the lever arms plus (lambda_r1 t1 + lambda_r2 t2 + lambda_rn n) / Dt.
+// Contact::lambda holds the continuous-stage multipliers (warm start); impact impulses are added
+// to Contact::force but not stored.
+// Threading: serial PGS in contact order (detection order, sorted by key), or with settings.parallel a
+// graph-coloured PGS with TBB per colour; bitwise deterministic either way.
+#include <vector>
+
+#include "core/ndem/ndem_settings.hpp"
+#include "core/ndem/pgs.hpp"
+#include "core/world.hpp"
+
+namespace grainlab {
+
+class NdemStepper : public Stepper {
+ public:
+  explicit NdemStepper(NdemSettings settings);
+
+  const char* name() const override { return "ndem"; }
+  double time_step() const override { return settings_.time_step; }
+  void step(World& world) override;
+
+  const NdemSettings& settings() const { return settings_; }
+  const NdemStepStats& stats() const { return stats_; }
+
+  /// Extra external force/torque per particle index (N, N m), applied every step in addition to
+  /// gravity. Empty = none; otherwise must have one entry per particle.
+  std::vector<Vec3> external_force, external_torque;
+
+ private:
+  void setup(World& world);
+  void impact(World& world);
+  void warm_start(World& world);
+  void integrate(World& world);
+
+  NdemSettings settings_;
+  NdemStepStats stats_;
+  NdemRows rows_;
+  NdemBodies bodies_;
+  NdemColouring colouring_;
+  std::array<std::vector<double>, 6> impact_impulse_;
+  bool had_impact_ = false;
+};
+
+}  // namespace grainlab

@@ -1,0 +1,103 @@
+#pragma once
+// Constraint rows and the projected Gauss-Seidel kernel of the NDEM stepper.
+//
+// Sign convention (one for the engine, see docs/ndem.md): per contact, n points from body b to body a
+// (core/contacts.hpp), delta >= 0 is the overlap, u = G v is the SEPARATION rate (positive when a
+// moves away from b), lambda_n >= 0 is repulsive, and the impulse G^T lambda is applied to a and
+// with the opposite sign to b. The semi-smooth normal row uses the gap-type constraint
+// phi = -delta^{e_H}, whose Jacobian is the scaled normal s G_n with s = e_H delta^{e_H-1}. Every row
+// is updated as  lambda <- proj(lambda + omega D^{-1} (q - G v - Sigma lambda)),  v += M^{-1} G^T dlambda
+// (000 Algorithm 1, line 1494, with the sign slip and the missing Sigma lambda of Eq. 6 corrected).
+//
+// Layout: structure of arrays, one entry per contact, rows of a contact solved in the order normal,
+// friction t1, t2, rolling t1, t2, twisting n. Kinematic walls enter as a known velocity (`bias`).
+// Threading: serial over the contact order, or (PgsOptions::colouring) TBB parallel inside each colour of
+// a greedy graph colouring; both bitwise deterministic, the coloured one for any thread count.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/math.hpp"
+#include "core/ndem/ndem_settings.hpp"
+
+namespace grainlab {
+
+/// Body velocities and inverse inertia the solver works on (spheres: scalar inertia).
+struct NdemBodies {
+  std::vector<Vec3> v, w;
+  std::vector<double> inv_mass, inv_inertia;
+};
+
+struct NdemRows {
+  std::size_t size() const { return a.size(); }
+  void resize(std::size_t n);
+
+  std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
+  std::vector<std::uint32_t> contact;      ///< index into World::contacts
+  std::vector<Vec3> n, t1, t2;             ///< contact frame
+  std::vector<Vec3> ca_n, ca_t1, ca_t2;    ///< (p - x_a) x dir
+  std::vector<Vec3> cb_n, cb_t1, cb_t2;    ///< (p - x_b) x dir (zero for walls)
+  std::vector<double> scale;               ///< s = e_H max(delta, floor)^{e_H - 1}
+  std::vector<double> overlap;             ///< delta
+  std::vector<double> stiffness;           ///< k_n (Hertz N/m^{3/2}, linear N/m)
+  std::vector<double> sigma_n;             ///< Sigma_n = (4/Dt^2) eps_n Upsilon
+  std::vector<double> q_n;                 ///< rhs of the normal row, continuous stage
+  std::vector<double> mu, mu_roll, mu_twist;  ///< bound factors: |lambda_t| <= mu s lambda_n, ...
+  std::vector<double> restitution, impact_speed;  ///< e and v_imp of the contact
+  std::array<std::vector<double>, 6> bias; ///< known part of G v from the wall's motion (unscaled)
+  std::array<std::vector<double>, 6> inv_diag;   ///< continuous stage D^{-1} per row
+  std::array<std::vector<double>, 6> lambda;     ///< multipliers (normal, t1, t2, r1, r2, twist)
+  bool rolling = false;                    ///< rolling/twisting rows present (any mu_r > 0 or alpha > 0)
+  double sigma_t = 0, sigma_r = 0;         ///< gamma_t / Dt, gamma_r / Dt
+};
+
+/// Separation rate (unscaled) of the normal row of contact c for velocities `bodies`.
+double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c);
+
+/// G_r M^{-1} G_r^T of row r (0..5) of contact c, unscaled (for D^{-1}).
+double ndem_row_mass(const NdemRows& rows, const NdemBodies& bodies, std::size_t c, int r);
+
+/// Applies M^{-1} G^T lambda of all rows to the bodies (warm-start velocity update, Eq. 8).
+void apply_impulses(const NdemRows& rows, NdemBodies& bodies);
+
+/// Graph colouring of the contacts for the parallel sweep: order[start[g] .. start[g+1]) are the
+/// contacts of colour g (no shared particle), the last group is the overflow set (solved serially).
+struct NdemColouring {
+  std::vector<std::uint32_t> order;
+  std::vector<std::size_t> start;
+  int colours_used = 0;
+  std::size_t overflow = 0;
+  void build(const NdemRows& rows, std::size_t num_bodies, int max_colours);
+};
+
+struct PgsOptions {
+  int iterations = 1;
+  double tolerance = 0;
+  double omega = 1;
+  bool cone = false;
+  bool record_residuals = false;
+  /// Called after each iteration k (1-based) when set.
+  std::function<void(int)> after_iteration;
+  /// When set: coloured sweeps, TBB parallel per colour (deterministic for any thread count, but a
+  /// different Gauss-Seidel order than the serial sweep). Null: serial sweep in contact order.
+  const NdemColouring* colouring = nullptr;
+};
+
+struct PgsResult {
+  int iterations = 0;
+  double final_residual = 0;
+  std::vector<double> residual_normal, residual_friction, residual_rolling;
+};
+
+/// Continuous (SPOOK) stage: iterates on rows.lambda and bodies starting from their current values.
+PgsResult solve_continuous(NdemRows& rows, NdemBodies& bodies, const PgsOptions& options);
+
+/// Impact stage (000 l.744-760): contacts flagged in `impacting` get G_n v+ = -e G_n v- (unscaled
+/// normal, u_minus their approach rates), the others G_n v+ >= 0; friction and rolling rows keep
+/// G v+ = 0 within bounds from this stage's normal impulse. Multipliers start at 0 and are returned
+/// in `impulse` (6 per contact); bodies are updated in place.
+PgsResult solve_impact(const NdemRows& rows, const std::vector<char>& impacting, const std::vector<double>& u_minus,
+                       NdemBodies& bodies, const PgsOptions& options, std::array<std::vector<double>, 6>& impulse);
+
+}  // namespace grainlab

@@ -1,0 +1,98 @@
+// Experiment ndem_column: a 1D column of spheres resting on a floor, stepped with the NDEM engine
+// (Paper I 000 l.685/723: Hertz column; Paper IV 000 l.1625-1660: column height error vs N_it and
+// warm starting). Metrics are documented in docs/ndem.md.
+#include <cmath>
+
+#include "core/hertz.hpp"
+#include "core/ndem/ndem_stepper.hpp"
+#include "experiments/experiment.hpp"
+
+namespace grainlab {
+namespace {
+
+RunResult run_column(const Parameters& p, RunContext& ctx) {
+  const int n = int(p.integer("count"));
+  const double d = p.real("diameter");
+  Material m;
+  m.name = "column";
+  m.density = p.real("density");
+  m.youngs_modulus = p.real("youngs_modulus");
+  m.poisson_ratio = p.real("poisson_ratio");
+  m.restitution = p.real("restitution");
+  m.friction = p.real("friction");
+  m.rolling_friction = p.real("rolling_friction");
+  World w;
+  w.gravity.g = Vec3(0, 0, -p.real("gravity"));
+  w.add_material(m);
+  Wall floor;
+  floor.name = "floor";
+  floor.shape = PlaneShape{};
+  w.add_wall(floor);
+  for (int i = 0; i < n; ++i) w.add_sphere(Vec3(0, 0, d / 2 + i * d), d / 2, 0);
+
+  NdemSettings s;
+  s.time_step = p.real("dt");
+  s.iterations = int(p.integer("iterations"));
+  s.warm_start = parse_warm_start(p.text("warm_start"));
+  s.residual_tolerance = p.real("residual_tolerance");
+  s.impact_velocity = p.real("impact_velocity");
+  NdemStepper ndem(s);
+  const int steps = int(std::ceil(p.real("duration") / s.time_step));
+  const int tail = std::max(1, steps / 10);
+  double iterations_sum = 0;
+  TimeSeries height{{"t", "height_error"}, {}};
+  for (int k = 0; k < steps; ++k) {
+    ndem.step(w);
+    if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
+    if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
+  }
+  // Hertz overlaps: contact j (0 = floor) carries (n - j) m g; R* = d/2 at the floor, d/4 between spheres.
+  const double mg = w.particles.mass[0] * -w.gravity.g.z();
+  const double estar = m.youngs_modulus / (2 * (1 - m.poisson_ratio * m.poisson_ratio));
+  double worst = 0, mean = 0, l = n * d;
+  for (int j = 0; j < n; ++j) {
+    const double h = std::pow((n - j) * mg / hertz_stiffness(estar, j == 0 ? d / 2 : d / 4), 2.0 / 3.0);
+    const double sim = j == 0 ? d / 2 - w.particles.position[0].z()
+                              : d - (w.particles.position[j].z() - w.particles.position[j - 1].z());
+    worst = std::max(worst, std::abs(sim - h) / d);
+    mean += std::abs(sim - h) / d / n;
+    l -= h;
+  }
+  const double lsim = w.particles.position[n - 1].z() + d / 2;
+  RunResult out;
+  out.metrics["max_overlap_error_over_d"] = worst;
+  out.metrics["mean_overlap_error"] = mean;
+  out.metrics["height_error"] = (l - lsim) / l;
+  out.metrics["bottom_force_over_weight"] = -w.walls[0].force.z() / (n * mg);
+  out.metrics["iterations_used"] = iterations_sum / tail;
+  out.metrics["solve_seconds"] = w.timers.solve;
+  return out;
+}
+
+const ExperimentRegistration reg{Experiment{
+    .name = "ndem_column",
+    .description = "1D column of spheres on a floor with the NDEM engine: overlaps vs Hertz, height error, "
+                   "floor load, iterations (Paper I l.685/723, Paper IV l.1625-1660)",
+    .parameters =
+        {
+            {"count", ParamType::integer, "-", std::int64_t(20), 1.0, 1000.0, "number of spheres N_p"},
+            {"diameter", ParamType::real, "m", 0.013, 1e-6, 10.0, "sphere diameter d"},
+            {"density", ParamType::real, "kg/m^3", 3700.0, 1e-3, 1e5, "particle density"},
+            {"youngs_modulus", ParamType::real, "Pa", 6e6, 1.0, 1e15, "Young's modulus E"},
+            {"poisson_ratio", ParamType::real, "-", 0.25, -0.99, 0.49, "Poisson ratio"},
+            {"restitution", ParamType::real, "-", 0.18, 0.0, 1.0, "restitution e"},
+            {"friction", ParamType::real, "-", 0.91, 0.0, 100.0, "friction mu"},
+            {"rolling_friction", ParamType::real, "-", 0.32, 0.0, 100.0, "rolling resistance mu_r"},
+            {"gravity", ParamType::real, "m/s^2", 9.82, 0.0, 1e3, "gravity magnitude"},
+            {"dt", ParamType::real, "s", 0.005, 1e-9, 1.0, "time step"},
+            {"iterations", ParamType::integer, "-", std::int64_t(500), 1.0, 1e7, "PGS iteration cap N_it"},
+            {"residual_tolerance", ParamType::real, "m/s", 0.0, 0.0, 1e3, "PGS stop tolerance (0 = always N_it)"},
+            {"warm_start", ParamType::text, "", std::string("cold"), {}, {},
+             "cold | history | history_normal_only | history_no_velocity_update | model"},
+            {"impact_velocity", ParamType::real, "m/s", 0.05, -1.0, 1e3, "v_imp (< 0: rule 0.02 d / dt)"},
+            {"duration", ParamType::real, "s", 2.0, 0.0, 1e4, "simulated time"},
+        },
+    .run = run_column}};
+
+}  // namespace
+}  // namespace grainlab
