@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <variant>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -226,6 +227,12 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
       const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
       for (std::size_t i = chunk * chunk_size; i < end; ++i) {
         for (std::size_t w = 0; w < walls.size(); ++w) {
+          // Fast reject for infinite planes (the common box walls): the same expression as
+          // collide(PlaneShape), so the decision is bit-identical to the full call below.
+          if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
+            const double distance = (p.position[i] - plane->point).dot(plane->normal);
+            if (p.radius[i] - distance <= 0) continue;
+          }
           hits.clear();
           collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
           for (const WallHit& h : hits) {

@@ -51,6 +51,10 @@ class ContactDetector {
   const CollisionStats& stats() const { return stats_; }
   /// Forces a rebuild at the next update (after particles were added, removed or teleported).
   void invalidate() { valid_ = false; }
+  /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
+  std::size_t memory_bytes() const {
+    return reference_position_.capacity() * sizeof(Vec3) + scratch_.capacity() * sizeof(Contact);
+  }
   /// Copy of the detector state (for checkpoints).
   DetectorState state() const { return {valid_, reference_position_, pair_count_, skin_, stats_}; }
   /// Restores a state taken by state(); `contacts` must be the list that went with it.

@@ -118,6 +118,11 @@ class SdemStepper : public Stepper {
   /// no gravity), Contact::force and wall loads. Exposed for tests and benchmarks.
   void compute_forces(World& world);
 
+  /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
+  std::size_t memory_bytes() const {
+    return wrench_.capacity() * sizeof(ContactWrench) + (offset_.capacity() + adjacency_.capacity()) * sizeof(std::uint32_t);
+  }
+
  private:
   void prepare(const World& world);
   void build_adjacency(const World& world);

@@ -1,0 +1,245 @@
+// SDEM steps on a settled bed of 10k and 100k spheres (issue 6, "Performance").
+//
+// The scene is the one LIGGGHTS runs in ../shared/peers (RESULTS.md section A, liggghts/in.settle; copies
+// in bench/peers/): spheres d = 0.01 m, rho = 2500, E = 5 MPa, nu = 0.25, e = 0.5, mu = 0.7, dt = 5e-5 s,
+// g = 9.81 along -z, plane walls on the 4 sides and the floor of a square box. The bed is a jittered
+// simple-cubic lattice (spacing 1.2 d, jitter +-0.09 d) that falls and settles:
+//   10k:  20 x 20 x 25 spheres in a 0.24 m box, 20000 settling steps (LIGGGHTS: 20000)
+//   100k: 50 x 50 x 40 spheres in a 0.60 m box, 14000 settling steps (LIGGGHTS: 14000)
+// Settling is done once and cached in <build>/bench_data/bed<N>.bin (format below), regenerated when
+// missing. Each benchmark loads the bed, runs a warm-up (1000 steps for 10k, 500 for 100k, as LIGGGHTS'
+// in.bench, so the tangential springs are rebuilt) and then times whole SDEM steps (symplectic Euler,
+// contact detection included). Variants: 1 or 2 TBB threads, rolling resistance off or mu_r = 0.05
+// (LIGGGHTS "cdt" rows).
+//
+// Counters: s_per_particle_step (wall time / (N steps)), contacts_per_particle (touching particle-particle
+// pairs x 2 / N: the coordination number Z, LIGGGHTS 4.78 / 5.05), collision/forces/integrate
+// (world.timers per particle-step), bytes_per_particle (particles + contacts + detector + stepper
+// buffers, by capacity, / N), rebuilds (candidate-list rebuilds during the timed steps).
+//
+// Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
+// moved with GRAINLAB_BENCH_DATA; GRAINLAB_BENCH_WARMUP and GRAINLAB_BENCH_STEPS override the warm-up and
+// timed step counts (for profiling under valgrind --tool=callgrind).
+//
+// Cache file format (little-endian, this machine only): "GLBED1\0\0", uint64 N, then N records of
+// position (3 double), velocity (3 double), angular velocity (3 double), radius (double).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include <fmt/format.h>
+#include <tbb/global_control.h>
+
+#include "core/sdem/sdem_stepper.hpp"
+#include "core/world.hpp"
+
+using namespace grainlab;
+
+namespace {
+
+constexpr double diameter = 0.01;
+constexpr double dt = 5e-5;
+
+struct BedSpec {
+  int nx, nz;
+  double box;
+  int settle_steps, warmup_steps;
+};
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v && std::atoi(v) > 0 ? std::atoi(v) : fallback;
+}
+
+BedSpec spec_for(int n_thousands) {
+  if (n_thousands == 10) return {20, 25, 0.24, 20000, 1000};
+  return {50, 40, 0.60, 14000, 500};
+}
+
+Material bed_material(double rolling_friction) {
+  Material m;
+  m.name = "glass";
+  m.density = 2500;
+  m.youngs_modulus = 5e6;
+  m.poisson_ratio = 0.25;
+  m.restitution = 0.5;
+  m.friction = 0.7;
+  m.rolling_friction = rolling_friction;
+  return m;
+}
+
+SdemSettings bed_settings() {
+  SdemSettings s;
+  s.time_step = dt;
+  return s;
+}
+
+// Empty world with the material, gravity and the five walls of the box.
+World empty_bed(double box, double rolling_friction) {
+  World w;
+  const std::uint16_t mi = w.add_material(bed_material(rolling_friction));
+  w.gravity.g = Vec3(0, 0, -9.81);
+  auto plane = [&](const char* name, Vec3 point, Vec3 normal) {
+    Wall wall;
+    wall.name = name;
+    wall.shape = PlaneShape{point, normal};
+    wall.material = mi;
+    w.add_wall(std::move(wall));
+  };
+  plane("floor", Vec3::Zero(), Vec3::UnitZ());
+  plane("x0", Vec3::Zero(), Vec3::UnitX());
+  plane("x1", Vec3(box, 0, 0), -Vec3::UnitX());
+  plane("y0", Vec3::Zero(), Vec3::UnitY());
+  plane("y1", Vec3(0, box, 0), -Vec3::UnitY());
+  return w;
+}
+
+struct Bed {
+  std::vector<Vec3> x, v, w;
+  std::vector<double> r;
+};
+
+std::filesystem::path data_dir() {
+  if (const char* env = std::getenv("GRAINLAB_BENCH_DATA")) return env;
+  return std::filesystem::path("bench_data");  // relative to the working directory: build/ under `make bench`
+}
+
+bool load(const std::filesystem::path& file, Bed& bed) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  char magic[8];
+  std::uint64_t n = 0;
+  in.read(magic, 8);
+  in.read(reinterpret_cast<char*>(&n), sizeof n);
+  if (!in || std::memcmp(magic, "GLBED1\0\0", 8) != 0 || n == 0 || n > 10'000'000) return false;
+  bed.x.resize(n), bed.v.resize(n), bed.w.resize(n), bed.r.resize(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    double rec[10];
+    in.read(reinterpret_cast<char*>(rec), sizeof rec);
+    bed.x[i] = Vec3(rec[0], rec[1], rec[2]);
+    bed.v[i] = Vec3(rec[3], rec[4], rec[5]);
+    bed.w[i] = Vec3(rec[6], rec[7], rec[8]);
+    bed.r[i] = rec[9];
+  }
+  return bool(in);
+}
+
+void save(const std::filesystem::path& file, const World& world) {
+  std::filesystem::create_directories(file.parent_path());
+  const std::filesystem::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write("GLBED1\0\0", 8);
+    const std::uint64_t n = world.particles.size();
+    out.write(reinterpret_cast<const char*>(&n), sizeof n);
+    const ParticleStore& p = world.particles;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double rec[10] = {p.position[i].x(), p.position[i].y(), p.position[i].z(), p.velocity[i].x(),
+                              p.velocity[i].y(), p.velocity[i].z(), p.angular_velocity[i].x(),
+                              p.angular_velocity[i].y(), p.angular_velocity[i].z(), p.radius[i]};
+      out.write(reinterpret_cast<const char*>(rec), sizeof rec);
+    }
+  }
+  std::filesystem::rename(tmp, file);
+}
+
+// Jittered lattice -> fall -> settle (as liggghts/in.settle: lattice sites at (i + 0.5) a, jitter
+// uniform in +-0.09 d per axis).
+void settle(const BedSpec& s, Bed& bed) {
+  World world = empty_bed(s.box, 0.0);
+  const double a = 1.2 * diameter;
+  std::mt19937_64 rng(15485863);
+  std::uniform_real_distribution<double> jitter(-0.09 * diameter, 0.09 * diameter);
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 0; j < s.nx; ++j)
+      for (int i = 0; i < s.nx; ++i) {
+        const Vec3 site((i + 0.5) * a, (j + 0.5) * a, (k + 0.5) * a);
+        world.add_sphere(site + Vec3(jitter(rng), jitter(rng), jitter(rng)), 0.5 * diameter, 0);
+      }
+  SdemStepper stepper(bed_settings());
+  std::fprintf(stderr, "settling %zu spheres for %d steps (once; cached)...\n", world.particles.size(), s.settle_steps);
+  for (int step = 0; step < s.settle_steps; ++step) {
+    stepper.step(world);
+    if ((step + 1) % 2000 == 0)
+      std::fprintf(stderr, "  step %d  KE %.3e J\n", step + 1, world.particles.kinetic_energy());
+  }
+  const ParticleStore& p = world.particles;
+  bed.x = p.position, bed.v = p.velocity, bed.w = p.angular_velocity, bed.r = p.radius;
+  save(data_dir() / fmt::format("bed{}.bin", p.size() / 1000 >= 100 ? "100k" : "10k"), world);
+}
+
+const Bed& cached_bed(int n_thousands) {
+  static Bed beds[2];
+  Bed& bed = beds[n_thousands == 10 ? 0 : 1];
+  if (!bed.x.empty()) return bed;
+  const auto file = data_dir() / fmt::format("bed{}k.bin", n_thousands);
+  if (!load(file, bed)) settle(spec_for(n_thousands), bed);
+  return bed;
+}
+
+std::size_t bytes(const auto& v) { return v.capacity() * sizeof(v[0]); }
+
+std::size_t particle_bytes(const ParticleStore& p) {
+  return bytes(p.id) + bytes(p.position) + bytes(p.velocity) + bytes(p.orientation) + bytes(p.angular_velocity) +
+         bytes(p.force) + bytes(p.torque) + bytes(p.radius) + bytes(p.mass) + bytes(p.inv_mass) + bytes(p.inertia) +
+         bytes(p.inv_inertia) + bytes(p.material) + bytes(p.flags);
+}
+
+// args: thousands of particles, threads, rolling resistance (0/1)
+void BM_sdem_bed(benchmark::State& state) {
+  const int nk = int(state.range(0));
+  const int threads = int(state.range(1));
+  const double mu_r = state.range(2) ? 0.05 : 0.0;
+  const BedSpec spec = spec_for(nk);
+  const Bed& bed = cached_bed(nk);
+  tbb::global_control threads_control(tbb::global_control::max_allowed_parallelism, threads);
+
+  World world = empty_bed(spec.box, mu_r);
+  for (std::size_t i = 0; i < bed.x.size(); ++i) world.add_sphere(bed.x[i], bed.r[i], 0, bed.v[i], bed.w[i]);
+  SdemStepper stepper(bed_settings());
+  const int warmup = env_int("GRAINLAB_BENCH_WARMUP", spec.warmup_steps);
+  for (int i = 0; i < warmup; ++i) stepper.step(world);
+  world.timers = {};
+  const std::uint64_t rebuilds0 = world.detector.stats().rebuilds;
+
+  for (auto _ : state) stepper.step(world);
+
+  const double n = double(world.particles.size());
+  const double steps = double(state.iterations());
+  std::size_t touching = 0;
+  for (std::size_t k = 0; k < world.pair_contact_count(); ++k) touching += world.contacts[k].overlap > 0;
+  const double per = 1.0 / (n * steps);
+  state.counters["N"] = n;
+  state.counters["s_per_particle_step"] =
+      benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["contacts_per_particle"] = 2.0 * double(touching) / n;
+  state.counters["wall_contacts"] = double(world.contacts.size() - world.pair_contact_count());
+  state.counters["candidates_per_particle"] = double(world.pair_contact_count()) / n;
+  state.counters["collision"] = world.timers.collision * per;
+  state.counters["forces"] = world.timers.forces * per;
+  state.counters["integrate"] = world.timers.integrate * per;
+  state.counters["bytes_per_particle"] =
+      double(particle_bytes(world.particles) + bytes(world.contacts) + world.detector.memory_bytes() +
+             stepper.memory_bytes()) / n;
+  state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
+}
+
+}  // namespace
+
+// Steps timed: 2000 (10k) and 1000 (100k), as LIGGGHTS' in.bench.
+BENCHMARK(BM_sdem_bed)
+    ->ArgNames({"kN", "threads", "rolling"})
+    ->Args({10, 1, 0})->Args({10, 2, 0})->Args({10, 1, 1})->Args({10, 2, 1})
+    ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 2000))->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_sdem_bed)
+    ->ArgNames({"kN", "threads", "rolling"})
+    ->Args({100, 1, 0})->Args({100, 2, 0})->Args({100, 1, 1})->Args({100, 2, 1})
+    ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 1000))->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
