@@ -1,6 +1,8 @@
 // Experiment ndem_pellet_tests: Paper III's single-pellet verification tests (000 Table 2,
 // l.1221-1252; ../shared/claims/paper3.md E1-E4) with the NDEM engine:
 //   k_eff_over_kn        piston compression at 0.02 mm/s, worst f_n/delta^{3/2} / k_n up to delta/d = max_strain
+//   k_eff_static_rel_error  constant external force 0.1 / 1 / 16 N pressing the pellet onto the floor, 400 steps
+//                        from just above the rest height: worst |(F + m g)/delta^{3/2}/k_n - 1| (000 l.1229)
 //   mu_eff               pull test (rotation locked): (F - m a)/f_n while sliding at F = 1.01 mu f_n
 //   rolling_onset_deg    incline angle where rolling starts (bisection to 0.001 deg); tan(phi) = mu_r expected
 //   rolling_deceleration_over_5_7_mu_r_g   measured dv/dt / (-(5/7) mu_r g)
@@ -59,6 +61,25 @@ double piston(const Setup& su, double max_strain) {
     if (delta > 0.005 * su.d) worst = std::max(worst, std::abs(w.walls[1].force.z() / std::pow(delta, 1.5) / kn_wall(su) - 1));
   }
   return 1 + worst;
+}
+
+// Static compression (000 l.1229: "match to machine precision"): the applied load over delta^{3/2}, delta at
+// the contact used by the last solve.
+double static_keff_error(const Setup& su) {
+  const double r = su.d / 2;
+  double worst = 0;
+  for (double F : {0.1, 1.0, 16.0}) {
+    World w = floor_world(su);
+    w.add_sphere(Vec3(0, 0, r), r, 0);
+    const double fn = F + w.particles.mass[0] * su.g;
+    w.particles.position[0].z() = rest_height(su, fn) + 1e-6;
+    NdemStepper ndem(su.s);
+    ndem.external_force = {Vec3(0, 0, -F)};
+    for (int k = 0; k < 400; ++k) ndem.step(w);
+    const double delta = w.contacts.back().overlap;
+    worst = std::max(worst, std::abs(fn / std::pow(delta, 1.5) / kn_wall(su) - 1));
+  }
+  return worst;
 }
 
 double slide(const Setup& su) {
@@ -138,6 +159,7 @@ RunResult run(const Parameters& p, RunContext&) {
   su.s.damping_time = p.real("damping_time");
   RunResult out;
   out.metrics["k_eff_over_kn"] = piston(su, p.real("max_strain"));
+  out.metrics["k_eff_static_rel_error"] = static_keff_error(su);
   out.metrics["mu_eff"] = slide(su);
   double lo = 0, hi = 60 * pi / 180;
   while (hi - lo > 0.001 * pi / 180) {
