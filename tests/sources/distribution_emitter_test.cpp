@@ -5,10 +5,12 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "tests/sources/source_test_helpers.hpp"
 #include "core/sources/emitter.hpp"
 
 using namespace grainlab;
 using namespace grainlab::sources;
+using namespace grainlab::test;
 
 namespace {
 
@@ -27,30 +29,8 @@ Moments moments(const RadiusDistribution& d, int n, std::uint64_t seed) {
   return {mean, s2 / n - mean * mean};
 }
 
-World one_material_world() {
-  World w;
-  w.add_material(Material{});
-  return w;
-}
 
-double max_overlap(const World& w) {
-  const auto& p = w.particles;
-  double worst = -1;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    for (std::size_t j = i + 1; j < p.size(); ++j)
-      worst = std::max(worst, p.radius[i] + p.radius[j] - (p.position[i] - p.position[j]).norm());
-  return worst;
-}
 
-bool message_has(const std::function<void()>& f, const std::string& part) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    BOOST_TEST_MESSAGE("error: " << e.what());
-    return std::string(e.what()).find(part) != std::string::npos;
-  }
-  return false;
-}
 
 }  // namespace
 

@@ -6,28 +6,16 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "tests/sources/source_test_helpers.hpp"
 #include "core/sources/fill.hpp"
 
 using namespace grainlab;
 using namespace grainlab::sources;
+using namespace grainlab::test;
 
 namespace {
 
-World empty_world() {
-  World w;
-  w.add_material(Material{});
-  return w;
-}
 
-/// Largest pairwise overlap among particles [first, end) and all others (brute force, O(N^2)).
-double max_overlap(const World& w) {
-  const auto& p = w.particles;
-  double worst = -1;
-  for (std::size_t i = 0; i < p.size(); ++i)
-    for (std::size_t j = i + 1; j < p.size(); ++j)
-      worst = std::max(worst, p.radius[i] + p.radius[j] - (p.position[i] - p.position[j]).norm());
-  return worst;
-}
 
 bool all_inside(const World& w, const Region& region, std::size_t first = 0) {
   for (std::size_t i = first; i < w.particles.size(); ++i)
@@ -35,22 +23,13 @@ bool all_inside(const World& w, const Region& region, std::size_t first = 0) {
   return true;
 }
 
-bool message_has(const std::function<void()>& f, const std::string& part) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    BOOST_TEST_MESSAGE("error: " << e.what());
-    return std::string(e.what()).find(part) != std::string::npos;
-  }
-  return false;
-}
 
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(fills)
 
 BOOST_AUTO_TEST_CASE(lattice_count_spacing_and_no_overlap) {
-  World w = empty_world();
+  World w = one_material_world();
   LatticeFill f;
   f.region = {Vec3(0, 0, 0), Vec3(0.1, 0.05, 0.2)};
   f.radius = 0.004;
@@ -72,13 +51,13 @@ BOOST_AUTO_TEST_CASE(lattice_count_spacing_and_no_overlap) {
   BOOST_TEST(max_shift > 0.0009);
   BOOST_TEST(max_shift <= 0.001 + 1e-15);
 
-  World again = empty_world();
+  World again = one_material_world();
   lattice_fill(again, f);
   BOOST_TEST((again.particles.position == w.particles.position));
 }
 
 BOOST_AUTO_TEST_CASE(lattice_skips_sites_taken_by_existing_particles) {
-  World w = empty_world();
+  World w = one_material_world();
   w.add_sphere(Vec3(0.025, 0.025, 0.025), 0.012, 0);
   LatticeFill f;
   f.region = {Vec3(0, 0, 0), Vec3(0.05, 0.05, 0.05)};
@@ -91,7 +70,7 @@ BOOST_AUTO_TEST_CASE(lattice_skips_sites_taken_by_existing_particles) {
 }
 
 BOOST_AUTO_TEST_CASE(lattice_bad_input_names_the_parameter) {
-  World w = empty_world();
+  World w = one_material_world();
   LatticeFill f;
   f.region = {Vec3(0, 0, 0), Vec3(0.05, 0.05, 0.05)};
   f.radius = -0.001;
@@ -112,7 +91,7 @@ BOOST_AUTO_TEST_CASE(lattice_bad_input_names_the_parameter) {
 }
 
 BOOST_AUTO_TEST_CASE(random_fill_box_count_polydisperse) {
-  World w = empty_world();
+  World w = one_material_world();
   RandomFill f;
   f.region = BoxRegion{Vec3(0, 0, 0), Vec3(0.1, 0.1, 0.1)};
   f.radii = RadiusDistribution::uniform(0.002, 0.004);
@@ -127,7 +106,7 @@ BOOST_AUTO_TEST_CASE(random_fill_box_count_polydisperse) {
   BOOST_TEST(lo >= 0.002);
   BOOST_TEST(hi <= 0.004);
   // Same seed -> same particles; another seed -> different ones.
-  World same = empty_world(), other = empty_world();
+  World same = one_material_world(), other = one_material_world();
   random_fill(same, f);
   f.seed = 12;
   random_fill(other, f);
@@ -137,7 +116,7 @@ BOOST_AUTO_TEST_CASE(random_fill_box_count_polydisperse) {
 }
 
 BOOST_AUTO_TEST_CASE(random_fill_cylinder_volume_fraction_around_existing) {
-  World w = empty_world();
+  World w = one_material_world();
   w.add_sphere(Vec3(0.03, 0.02, 0.05), 0.01, 0);  // an obstacle the fill must avoid
   CylinderRegion cyl;
   cyl.base = Vec3(0.02, 0.02, 0.0);
@@ -165,7 +144,7 @@ BOOST_AUTO_TEST_CASE(random_fill_hundred_thousand_is_fast_and_clean) {
   // 1e5 spheres at volume fraction 0.24: must finish well within a second on one core (cell-grid
   // rejection sampler); overlaps checked with the contact detector (which is itself checked against
   // brute force in tests/core/collision_test.cpp).
-  World w = empty_world();
+  World w = one_material_world();
   RandomFill f;
   f.region = BoxRegion{Vec3(0, 0, 0), Vec3(0.36, 0.36, 0.36)};
   f.radii = RadiusDistribution::mono(0.003);
@@ -186,7 +165,7 @@ BOOST_AUTO_TEST_CASE(random_fill_hundred_thousand_is_fast_and_clean) {
 }
 
 BOOST_AUTO_TEST_CASE(random_fill_errors_name_the_parameter_and_leave_the_world_alone) {
-  World w = empty_world();
+  World w = one_material_world();
   RandomFill f;
   f.region = BoxRegion{Vec3(0, 0, 0), Vec3(0.05, 0.05, 0.05)};
   f.radii = RadiusDistribution::mono(-0.002);
