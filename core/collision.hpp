@@ -19,7 +19,7 @@
 namespace grainlab {
 
 struct CollisionSettings {
-  double skin = 0.0;  ///< Verlet skin (m); 0 picks 0.1 * mean particle radius... set by World
+  double skin = 0.0;  ///< Verlet skin (m); 0: 10 % of the mean particle radius at the first update
   int periodic_axis = -1;  ///< -1: none; 0,1,2: particles wrap across [periodic_lo, periodic_hi)
   double periodic_lo = 0.0, periodic_hi = 0.0;
 };
