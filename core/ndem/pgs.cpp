@@ -297,15 +297,25 @@ void unpack_lambda(const std::vector<PgsContact<NR>>& P, const std::uint32_t* or
   }
 }
 
+// PgsExtraRows' view of the packed body records.
+class PackedVelocities final : public PgsVelocities {
+ public:
+  explicit PackedVelocities(PgsBody* bodies) : bodies_(bodies) {}
+  Vec3& v(std::size_t i) override { return bodies_[i].v; }
+  Vec3& w(std::size_t i) override { return bodies_[i].w; }
+
+ private:
+  PgsBody* bodies_;
+};
+
 template <int NR, class Q, class S>
 PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
                          const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale,
-                         const Q& q, const S& sigma, const PgsOptions& opt) {
+                         const Q& q, const S& sigma, const PgsOptions& opt, bool impact_stage) {
   PgsResult out;
   const std::size_t m = R.size();
-  if (m == 0) return out;
-  const double rows_n = double(m), rows_t = 2.0 * double(m), rows_r = 3.0 * double(m);
-  const double rows_all = rows_n + rows_t + (NR == 6 ? rows_r : 0.0);
+  if (m == 0 && !opt.extra) return out;
+  double rows_n = double(m), rows_t = 2.0 * double(m), rows_r = NR == 6 ? 3.0 * double(m) : 0.0;
   const std::uint32_t* order = opt.colouring ? opt.colouring->order.data() : nullptr;
   // Scratch kept per thread between solves: a fresh 100 MB vector per step (100k spheres) costs a page fault
   // per 4 KiB and a zeroing pass, which doubled the solve time at 100k. A nested solve on the same thread
@@ -336,6 +346,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   PgsContact<NR>* const Pd = P.data();
   PgsBody* const Bd = bodies.data();
   std::vector<Accum> partial;
+  PackedVelocities packed_velocities(Bd);
   for (int k = 1; k <= opt.iterations; ++k) {
     Accum a;
     // The residual is read for the tolerance test, the recorded history and the last iteration's result.
@@ -369,13 +380,23 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
         }
       }
     }
+    if (opt.extra) {
+      const PgsSweepSums e = opt.extra->sweep(packed_velocities, impact_stage, opt.omega, opt.cone);
+      a.n += e.normal;
+      a.t += e.friction;
+      a.r += e.rolling;
+      rows_n = double(m + e.rows_normal);
+      rows_t = 2.0 * double(m) + double(e.rows_friction);
+      rows_r = (NR == 6 ? 3.0 * double(m) : 0.0) + double(e.rows_rolling);
+    }
     out.iterations = k;
     // |dlambda| * D / omega is the (projected) residual of the row before its update, m/s.
-    out.final_residual = (a.n + a.t + a.r) / (opt.omega * rows_all);
+    auto mean = [&](double sum, double rows) { return rows > 0 ? sum / (opt.omega * rows) : 0.0; };
+    out.final_residual = mean(a.n + a.t + a.r, rows_n + rows_t + rows_r);
     if (opt.record_residuals) {
-      out.residual_normal.push_back(a.n / (opt.omega * rows_n));
-      out.residual_friction.push_back(a.t / (opt.omega * rows_t));
-      out.residual_rolling.push_back(NR == 6 ? a.r / (opt.omega * rows_r) : 0.0);
+      out.residual_normal.push_back(mean(a.n, rows_n));
+      out.residual_friction.push_back(mean(a.t, rows_t));
+      out.residual_rolling.push_back(mean(a.r, rows_r));
     }
     if (opt.after_iteration) {
       unpack_lambda<NR>(P, order, L);
@@ -449,8 +470,8 @@ void apply_impulses(const NdemRows& R, NdemBodies& B) {
 PgsResult solve_continuous(NdemRows& R, NdemBodies& B, const PgsOptions& opt) {
   auto q = [&R](std::size_t c) { return R.q_n[c]; };
   auto sigma = [&R](std::size_t c) { return R.sigma_n[c]; };
-  if (R.rolling) return iterate_packed<6>(R, B, R.lambda, R.inv_diag, R.scale, q, sigma, opt);
-  return iterate_packed<3>(R, B, R.lambda, R.inv_diag, R.scale, q, sigma, opt);
+  if (R.rolling) return iterate_packed<6>(R, B, R.lambda, R.inv_diag, R.scale, q, sigma, opt, false);
+  return iterate_packed<3>(R, B, R.lambda, R.inv_diag, R.scale, q, sigma, opt, false);
 }
 
 PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, const std::vector<double>& u_minus,
@@ -471,8 +492,8 @@ PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, co
   // q - u - 0 * lambda == q - u bitwise (lambda_n >= 0 finite).
   auto q = [&](std::size_t c) { return impacting[c] ? -R.restitution[c] * u_minus[c] : 0.0; };
   auto sigma = [](std::size_t) { return 0.0; };
-  if (R.rolling) return iterate_packed<6>(R, B, impulse, inv_diag, unit, q, sigma, opt);
-  return iterate_packed<3>(R, B, impulse, inv_diag, unit, q, sigma, opt);
+  if (R.rolling) return iterate_packed<6>(R, B, impulse, inv_diag, unit, q, sigma, opt, true);
+  return iterate_packed<3>(R, B, impulse, inv_diag, unit, q, sigma, opt, true);
 }
 
 // Exposed for the stepper's set-up of D^{-1}.

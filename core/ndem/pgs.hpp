@@ -79,6 +79,35 @@ struct NdemColouring {
   void build(const NdemRows& rows, std::size_t num_bodies, int max_colours);
 };
 
+/// Velocities of the particles as a running solve holds them (the sphere sweep keeps its own packed
+/// copy; see pgs.cpp). Index = particle index. For PgsExtraRows only: not thread-safe.
+class PgsVelocities {
+ public:
+  virtual Vec3& v(std::size_t particle) = 0;
+  virtual Vec3& w(std::size_t particle) = 0;
+
+ protected:
+  ~PgsVelocities() = default;
+};
+
+/// Residual sums of one sweep, per constraint type: sum of |dlambda| / D^{-1} (m/s per row), and the
+/// number of rows each sum runs over.
+struct PgsSweepSums {
+  double normal = 0, friction = 0, rolling = 0;
+  std::size_t rows_normal = 0, rows_friction = 0, rows_rolling = 0;
+};
+
+/// Rows the sphere sweep does not cover (contacts of rigid bodies and dynamic walls, motor rows; see
+/// core/ndem/body_rows.hpp). Both stages call sweep() once per iteration, serially, right after the
+/// sphere contacts (also when there are no sphere contacts), so the whole iteration stays one
+/// Gauss-Seidel pass in a fixed order. `impact` selects the stage: the implementation keeps the
+/// multipliers of each stage itself.
+class PgsExtraRows {
+ public:
+  virtual ~PgsExtraRows() = default;
+  virtual PgsSweepSums sweep(PgsVelocities& particles, bool impact, double omega, bool cone) = 0;
+};
+
 struct PgsOptions {
   int iterations = 1;
   double tolerance = 0;
@@ -90,6 +119,8 @@ struct PgsOptions {
   /// When set: coloured sweeps, TBB parallel per colour (deterministic for any thread count, but a
   /// different Gauss-Seidel order than the serial sweep). Null: serial sweep in contact order.
   const NdemColouring* colouring = nullptr;
+  /// Rows outside the sphere sweep, swept after it in every iteration (see PgsExtraRows). Null: none.
+  PgsExtraRows* extra = nullptr;
 };
 
 struct PgsResult {
