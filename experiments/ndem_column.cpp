@@ -2,13 +2,40 @@
 // (Paper I 000 l.685/723: Hertz column; Paper IV 000 l.1625-1660: column height error vs N_it and
 // warm starting). Metrics are documented in docs/ndem.md.
 #include <cmath>
+#include <memory>
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
 #include "core/hertz.hpp"
+#include "core/io/contact_histogram.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "experiments/experiment.hpp"
 
 namespace grainlab {
 namespace {
+
+// Contact histogram observer from the histogram_* parameters (docs/io.md); null when histogram_bins = 0.
+std::unique_ptr<io::ContactHistogramObserver> histogram_observer(const Parameters& p) {
+  const int bins = int(p.integer("histogram_bins"));
+  if (bins == 0) return nullptr;
+  io::ContactHistogramSettings h;
+  auto axis = [bins](double lo, double hi, const char* name) {
+    if (lo > hi)
+      throw InputError(fmt::format("ndem_column: histogram_{0}_min = {1} > histogram_{0}_max = {2} (equal values "
+                                   "select automatic binning)", name, lo, hi));
+    io::HistogramAxis a;
+    a.bins = bins;
+    a.automatic = lo == hi;
+    a.lower = lo;
+    a.upper = hi;
+    return a;
+  };
+  h.overlap = axis(p.real("histogram_overlap_min"), p.real("histogram_overlap_max"), "overlap");
+  h.normal_velocity = axis(p.real("histogram_velocity_min"), p.real("histogram_velocity_max"), "velocity");
+  h.overlap_unit = io::parse_overlap_unit(p.text("histogram_overlap_unit"));
+  return std::make_unique<io::ContactHistogramObserver>(h, std::uint64_t(p.integer("histogram_every")));
+}
 
 RunResult run_column(const Parameters& p, RunContext& ctx) {
   const int n = int(p.integer("count"));
@@ -37,12 +64,13 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   s.residual_tolerance = p.real("residual_tolerance");
   s.impact_velocity = p.real("impact_velocity");
   NdemStepper ndem(s);
+  const auto histograms = histogram_observer(p);
   const int steps = int(std::ceil(p.real("duration") / s.time_step));
   const int tail = std::max(1, steps / 10);
   double iterations_sum = 0;
-  TimeSeries height{{"t", "height_error"}, {}};
   for (int k = 0; k < steps; ++k) {
     ndem.step(w);
+    if (histograms) histograms->observe(w);
     if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
     if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
   }
@@ -66,6 +94,12 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   out.metrics["bottom_force_over_weight"] = -w.walls[0].force.z() / (n * mg);
   out.metrics["iterations_used"] = iterations_sum / tail;
   out.metrics["solve_seconds"] = w.timers.solve;
+  if (histograms) {
+    if (histograms->samples() == 0 || histograms->last().step != w.step) histograms->sample(w);  // final state
+    out.series["contact_histogram_overlap"] = TimeSeries{io::histogram_columns(), histograms->overlap_rows()};
+    out.series["contact_histogram_normal_velocity"] =
+        TimeSeries{io::histogram_columns(), histograms->normal_velocity_rows()};
+  }
   return out;
 }
 
@@ -91,6 +125,18 @@ const ExperimentRegistration reg{Experiment{
              "cold | history | history_normal_only | history_no_velocity_update | model"},
             {"impact_velocity", ParamType::real, "m/s", 0.05, -1.0, 1e3, "v_imp (< 0: rule 0.02 d / dt)"},
             {"duration", ParamType::real, "s", 2.0, 0.0, 1e4, "simulated time"},
+            {"histogram_bins", ParamType::integer, "-", std::int64_t(0), 0.0, 1e6,
+             "contact histograms (overlap, normal velocity) with this many bins; 0 = off"},
+            {"histogram_every", ParamType::integer, "-", std::int64_t(0), 0.0, 1e9,
+             "sample the histograms every k steps (time series); 0 = final state only"},
+            {"histogram_overlap_min", ParamType::real, "d or m", 0.0, -1e3, 1e3,
+             "overlap histogram range; min = max: automatic (per sample)"},
+            {"histogram_overlap_max", ParamType::real, "d or m", 0.0, -1e3, 1e3, "see histogram_overlap_min"},
+            {"histogram_overlap_unit", ParamType::text, "", std::string("d"), {}, {},
+             "overlap in units of the contact diameter (d) or in metres (m)"},
+            {"histogram_velocity_min", ParamType::real, "m/s", 0.0, -1e6, 1e6,
+             "normal-velocity histogram range (u_n > 0 separating); min = max: automatic"},
+            {"histogram_velocity_max", ParamType::real, "m/s", 0.0, -1e6, 1e6, "see histogram_velocity_min"},
         },
     .run = run_column}};
 
