@@ -324,8 +324,12 @@ void evaluate_check(Analysis& a, const Item& c, const std::string& source_root) 
     } else if (expected >= 0 && int(rows.size()) != expected) {
       pass(false, fmt::format("`where` selects {} successful runs, expected {} (a run failed or is missing)", rows.size(), expected));
     } else {
-      pass(bad == 0, fmt::format("{} of {} runs have {} in [{}, {}] {} (values {:.6g} ... {:.6g}){}", rows.size() - bad, rows.size(),
-                                 q, lo, hi, c.text("unit"), smallest, largest, bad ? "; outside:" + outside : ""));
+      const std::string unit = c.text("unit").empty() ? "" : " " + c.text("unit");
+      const std::string range = !c.has("max")   ? fmt::format(">= {}{}", lo, unit)
+                                : !c.has("min") ? fmt::format("<= {}{}", hi, unit)
+                                                : fmt::format("in [{}, {}]{}", lo, hi, unit);
+      pass(bad == 0, fmt::format("{} of {} runs have {} {} (values {:.6g} ... {:.6g}){}", rows.size() - bad, rows.size(), q, range,
+                                 smallest, largest, bad ? "; outside:" + outside : ""));
     }
   } else if (c.kind == "ratio_bounds") {
     const double r = a.scalars.at(c.text("numerator")) / a.scalars.at(c.text("denominator"));
