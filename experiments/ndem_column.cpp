@@ -2,7 +2,9 @@
 // (Paper I 000 l.685/723: Hertz column; Paper IV 000 l.1625-1660: column height error vs N_it and
 // warm starting). Metrics are documented in docs/ndem.md.
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -63,16 +65,35 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   s.warm_start = parse_warm_start(p.text("warm_start"));
   s.residual_tolerance = p.real("residual_tolerance");
   s.impact_velocity = p.real("impact_velocity");
+  s.model_warm_start_factor = p.real("model_warm_start_factor");
+  const std::string on_instability = p.text("on_instability");
+  if (on_instability != "fail" && on_instability != "record")
+    throw InputError(fmt::format("ndem_column: on_instability = '{}' is invalid (fail, record)", on_instability));
   NdemStepper ndem(s);
   const auto histograms = histogram_observer(p);
   const int steps = int(std::ceil(p.real("duration") / s.time_step));
   const int tail = std::max(1, steps / 10);
   double iterations_sum = 0;
-  for (int k = 0; k < steps; ++k) {
-    ndem.step(w);
-    if (histograms) histograms->observe(w);
-    if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
-    if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
+  try {
+    for (int k = 0; k < steps; ++k) {
+      ndem.step(w);
+      if (histograms) histograms->observe(w);
+      if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
+      if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
+    }
+  } catch (const InstabilityError&) {
+    if (on_instability == "fail") throw;
+    // Recorded instead of failing the run (a study that maps where a method diverges): accuracy metrics
+    // are NaN (never "reached" by a min_reaching derived quantity), `diverged` = 1 at `diverged_time`.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    RunResult out;
+    for (const char* k : {"max_overlap_error_over_d", "mean_overlap_error", "height_error", "bottom_force_over_weight",
+                          "iterations_used"})
+      out.metrics[k] = nan;
+    out.metrics["solve_seconds"] = w.timers.solve;
+    out.metrics["diverged"] = 1;
+    out.metrics["diverged_time"] = w.time;
+    return out;
   }
   // Hertz overlaps: contact j (0 = floor) carries (n - j) m g; R* = d/2 at the floor, d/4 between spheres.
   const double mg = w.particles.mass[0] * -w.gravity.g.z();
@@ -94,6 +115,8 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   out.metrics["bottom_force_over_weight"] = -w.walls[0].force.z() / (n * mg);
   out.metrics["iterations_used"] = iterations_sum / tail;
   out.metrics["solve_seconds"] = w.timers.solve;
+  out.metrics["diverged"] = 0;
+  out.metrics["diverged_time"] = std::numeric_limits<double>::quiet_NaN();
   if (histograms) {
     if (histograms->samples() == 0 || histograms->last().step != w.step) histograms->sample(w);  // final state
     out.series["contact_histogram_overlap"] = TimeSeries{io::histogram_columns(), histograms->overlap_rows()};
@@ -124,6 +147,10 @@ const ExperimentRegistration reg{Experiment{
             {"warm_start", ParamType::text, "", std::string("cold"), {}, {},
              "cold | history | history_normal_only | history_no_velocity_update | model"},
             {"impact_velocity", ParamType::real, "m/s", 0.05, -1.0, 1e3, "v_imp (< 0: rule 0.02 d / dt)"},
+            {"model_warm_start_factor", ParamType::real, "-", -1.0, -1.0, 100.0,
+             "prefactor f of Paper IV Eq. 9 for warm_start = model; < 0: 1/e_H = 4/5 (the paper prints 5/4)"},
+            {"on_instability", ParamType::text, "", std::string("fail"), {}, {},
+             "fail: a diverging run fails; record: it returns diverged = 1 and NaN accuracy metrics"},
             {"duration", ParamType::real, "s", 2.0, 0.0, 1e4, "simulated time"},
             {"histogram_bins", ParamType::integer, "-", std::int64_t(0), 0.0, 1e6,
              "contact histograms (overlap, normal velocity) with this many bins; 0 = off"},
