@@ -1,7 +1,8 @@
 #pragma once
-// Contact histograms (issue 8 "Convergence observers"; Paper IV shows histograms of contact quantities,
-// 000 l.1669-1691): per sample, one histogram of the contact overlaps and one of the contact normal
-// velocities, over the touching contacts (overlap > 0; pairs and walls) of the world as it is now.
+// Contact histograms (issue 8 "Convergence observers": histograms of contact normal velocity and overlap;
+// Paper IV compares solutions by histograms, there of the residuals per constraint type, 000 l.1679 and
+// Fig. 9): per sample, one histogram of the contact overlaps and one of the contact normal velocities,
+// over the touching contacts (overlap > 0; pairs and walls) of the world as it is now.
 //
 //   overlap          delta of the contact (core/contacts.hpp), in units of d (d = r_a + r_b for a pair,
 //                    2 r against a wall: the <g/d> of Paper I l.577 and NdemStepStats) or in metres
