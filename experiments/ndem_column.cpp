@@ -1,6 +1,7 @@
 // Experiment ndem_column: a 1D column of spheres resting on a floor, stepped with the NDEM engine
 // (Paper I 000 l.685/723: Hertz column; Paper IV 000 l.1625-1660: column height error vs N_it and
 // warm starting). Metrics are documented in docs/ndem.md.
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -77,7 +78,11 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   try {
     for (int k = 0; k < steps; ++k) {
       ndem.step(w);
-      if (histograms) histograms->observe(w);
+      if (histograms) {
+        const auto t0 = std::chrono::steady_clock::now();
+        histograms->observe(w);
+        w.timers.observers += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
       if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
       if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
     }
