@@ -24,7 +24,9 @@ inline std::uint64_t wall_key(std::uint32_t particle_id, std::uint16_t wall, std
   return (std::uint64_t(particle_id) << 32) | (std::uint64_t(1) << 31) | (std::uint64_t(wall & 0x7fff) << 16) | feature;
 }
 
-struct Contact {
+/// Laid out for the per-step kernels: what they read and write every step (ids, geometry, tangential
+/// spring, force) fills the first two cache lines; the rest is read only by some models.
+struct alignas(64) Contact {
   std::uint64_t key = 0;
   std::int32_t a = 0;        ///< particle index of body a
   std::int32_t b = 0;        ///< particle index of body b, or -1 - wall_index for a wall contact
@@ -32,16 +34,14 @@ struct Contact {
   Vec3 point = Vec3::Zero();    ///< contact point
   double overlap = 0;           ///< delta >= 0 when interpenetrating (may be slightly negative within the margin)
   double effective_radius = 0;  ///< R* = r_a r_b / (r_a + r_b); the particle radius against a wall
+  Vec3 tangential_spring = Vec3::Zero(); ///< history: SDEM tangential spring elongation, m
+  Vec3 force = Vec3::Zero();  ///< total contact force on a, N (filled by the force/solve stage, for observers)
 
-  // History (carried from step to step by key):
+  // More history (carried from step to step by key):
   std::uint32_t age = 0;                 ///< steps this contact has existed (0 = new this step)
-  Vec3 tangential_spring = Vec3::Zero(); ///< SDEM tangential spring elongation, m
   Vec3 rolling_spring = Vec3::Zero();    ///< SDEM rolling spring (relative rotation), rad
   Vec3 tangent = Vec3::Zero();           ///< NDEM first tangent direction carried with the contact
   std::array<double, 6> lambda{};        ///< NDEM multipliers: normal, 2 friction, 2 rolling, twisting
-
-  // Filled by the force/solve stage, for observers:
-  Vec3 force = Vec3::Zero();  ///< total contact force on a, N
 
   bool is_wall() const { return b < 0; }
   int wall_index() const { return -1 - b; }

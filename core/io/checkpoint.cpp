@@ -35,15 +35,15 @@ struct MaterialMirror {
   std::string a;
   double b, c, d, e, f, g, h;
 };
-struct ContactMirror {
+struct alignas(64) ContactMirror {
   std::uint64_t a;
   std::int32_t b, c;
   Vec3 d, e;
   double f, g;
+  Vec3 i, m;
   std::uint32_t h;
-  Vec3 i, j, k;
+  Vec3 j, k;
   std::array<double, 6> l;
-  Vec3 m;
 };
 struct WallMirror {
   std::string a;

@@ -24,6 +24,7 @@
 // Threading: pure functions of their arguments; the spring state is passed by reference and belongs to
 // one contact, so contacts can be processed in parallel.
 #include <cmath>
+#include <type_traits>
 
 #include "core/math.hpp"
 
@@ -49,9 +50,15 @@ inline double linear_normal_force(double kn, double effective_mass, double eta, 
   return f > 0 ? f : 0.0;
 }
 
+// The vector functions below are templates on the vector type V: Vec3, or S3 (core/scalar3.hpp) in the
+// pair kernel. Only the history argument deduces V; the others convert to it.
+template <class V>
+using same_t = std::type_identity_t<V>;
+
 /// Projects a history vector onto the plane normal to n and restores its length (the contact frame
 /// turned since the last step; LAMMPS GRANULAR does the same).
-inline void rotate_into_plane(Vec3& s, const Vec3& n) {
+template <class V>
+inline void rotate_into_plane(V& s, const same_t<V>& n) {
   const double len2 = s.squaredNorm();
   if (len2 == 0) return;
   s -= s.dot(n) * n;
@@ -61,34 +68,36 @@ inline void rotate_into_plane(Vec3& s, const Vec3& n) {
 
 /// Tangential spring-dashpot on the Coulomb cone. Updates `spring` (elongation, m) and returns the
 /// tangential force on a. `ut`: tangential slip velocity of a relative to b; `limit` = mu f_n.
-inline Vec3 tangential_force(Vec3& spring, const Vec3& n, const Vec3& ut, double kt, double gamma_t, double limit,
-                             double dt) {
+template <class V>
+inline V tangential_force(V& spring, const same_t<V>& n, const same_t<V>& ut, double kt, double gamma_t, double limit,
+                          double dt) {
   rotate_into_plane(spring, n);
   spring += dt * ut;
-  Vec3 f = -kt * spring - gamma_t * ut;
+  V f = -kt * spring - gamma_t * ut;
   const double f2 = f.squaredNorm();
   if (f2 > limit * limit) {
     // Gross sliding: force on the cone along the trial direction; the spring keeps what the cone allows.
     f *= f2 > 0 ? limit / std::sqrt(f2) : 0.0;
-    spring = kt > 0 ? Vec3(-f / kt) : Vec3::Zero();
+    spring = kt > 0 ? V(-f / kt) : V::Zero();
   }
   return f;
 }
 
 /// Rolling-resistance spring with damping, limited by `limit` = mu_r R* f_n. Updates `spring` (relative
 /// rolling rotation, rad) and returns the torque on a.
-inline Vec3 rolling_torque(Vec3& spring, const Vec3& n, const Vec3& w_roll, double kr, double gamma_r, double limit,
-                           double dt) {
+template <class V>
+inline V rolling_torque(V& spring, const same_t<V>& n, const same_t<V>& w_roll, double kr, double gamma_r, double limit,
+                        double dt) {
   rotate_into_plane(spring, n);
   spring += dt * w_roll;
   const double elastic = kr * spring.norm();
   if (elastic >= limit) {
     // Fully mobilised: the torque is the limit, opposing the accumulated rotation; no damping.
-    if (elastic == 0) return Vec3::Zero();
+    if (elastic == 0) return V::Zero();
     spring *= limit / elastic;
     return -kr * spring;
   }
-  Vec3 tau = -kr * spring - gamma_r * w_roll;
+  V tau = -kr * spring - gamma_r * w_roll;
   const double t2 = tau.squaredNorm();
   if (t2 > limit * limit) tau *= limit / std::sqrt(t2);
   return tau;

@@ -10,6 +10,7 @@
 
 #include "core/collision.hpp"
 #include "core/error.hpp"
+#include "core/scalar3.hpp"
 #include "core/hertz.hpp"
 #include "core/sdem/contact_law.hpp"
 #include "core/sdem/hertz_theory.hpp"
@@ -229,32 +230,48 @@ inline void no_wrench(Contact& c, ContactWrench& out) {
 template <SdemNormalLaw law>
 void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
                  const SdemPairCoefficients* table, double dt, Contact& c, ContactWrench& out) {
-  // Every load before the first store to the contact: the compiler cannot prove that the contact does
-  // not alias the particle arrays, and would reload them after each store.
+  // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
+  // cannot prove that the contact does not alias the particle arrays and would reload them after each
+  // store. The geometry is pair_geometry's, spelled out on S3.
   const int a = c.a, b = c.b;
-  const PairGeometry g = pair_geometry(p, cs, a, b);
-  const double d = g.overlap;
+  const S3 xa(p.position[a]);
+  S3 delta = xa - S3(p.position[b]);
+  if (cs.periodic_axis >= 0) delta = S3(periodic_delta(delta.vec(), cs));
+  const double dist = delta.norm();
+  const double ra = p.radius[a], rb = p.radius[b];
+  const S3 n = dist > 0 ? (1.0 / dist) * delta : S3(0, 0, 1);
+  const double d = ra + rb - dist;
+  const double la = ra - 0.5 * d, lb = rb - 0.5 * d;
+  auto store_geometry = [&] {
+    n.store(c.normal);
+    c.overlap = d;
+    (xa - la * n).store(c.point);
+    c.effective_radius = ra * rb / (ra + rb);
+  };
   if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
-    g.store(c);
+    store_geometry();
     if (!(d > 0)) reset_history(c);
     return no_wrench(c, out);
   }
-  const Vec3 n = g.normal;
-  const double la = p.radius[a] - 0.5 * d, lb = p.radius[b] - 0.5 * d;
-  const Vec3 wa = p.angular_velocity[a], wb = p.angular_velocity[b];
-  const Vec3 v_rel = p.velocity[a] - p.velocity[b] - (la * wa + lb * wb).cross(n);
-  Vec3 spring = c.tangential_spring;
-  g.store(c);
+  const S3 wa(p.angular_velocity[a]), wb(p.angular_velocity[b]);
+  const S3 v_rel = S3(p.velocity[a]) - S3(p.velocity[b]) - (la * wa + lb * wb).cross(n);
+  S3 spring(c.tangential_spring);
+  store_geometry();
   const double vn = v_rel.dot(n);
   const NormalTerms t = normal_terms<law>(k, d, -vn);
-  const Vec3 force = t.fn * n + sdem::tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
-  c.tangential_spring = spring;
-  const Vec3 tau_roll = rolling_term(p, table[k.table], c, wa - wb, t.kt, t.fn, dt);
-  const Vec3 nf = n.cross(force);
-  c.force = force;
-  out.force = force;
-  out.torque_a = -la * nf + tau_roll;
-  out.torque_b = -lb * nf - tau_roll;
+  S3 force = t.fn * n + sdem::tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
+  spring.store(c.tangential_spring);
+  force.store(c.force);
+  force.store(out.force);
+  const S3 nf = n.cross(force);
+  S3 ta = -la * nf, tb = -lb * nf;
+  if (table[k.table].rolling_friction > 0) {
+    const S3 tau_roll(rolling_torque_of(p, table[k.table], c, (wa - wb).vec(), t.kt, t.fn, dt));
+    ta += tau_roll;
+    tb -= tau_roll;
+  }
+  ta.store(out.torque_a);
+  tb.store(out.torque_b);
 }
 
 // Stage 2b: the wrench of one wall contact (geometry from the detector). Same law; the lever arm is
