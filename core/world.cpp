@@ -39,6 +39,7 @@ std::size_t World::add_wall(Wall w) {
 void World::detect_contacts() {
   const auto t0 = std::chrono::steady_clock::now();
   detector.update(particles, walls, collision, contacts);
+  if (!bodies.empty()) mask_self_contacts(*this);  // members of one body do not collide with each other
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

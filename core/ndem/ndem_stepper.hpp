@@ -20,6 +20,7 @@
 // graph-coloured PGS with TBB per colour; bitwise deterministic either way.
 #include <vector>
 
+#include "core/ndem/body_rows.hpp"
 #include "core/ndem/ndem_settings.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
@@ -54,6 +55,7 @@ class NdemStepper : public Stepper {
   NdemColouring colouring_;
   std::array<std::vector<double>, 6> impact_impulse_;
   bool had_impact_ = false;
+  NdemBodyRows body_rows_;  ///< contacts of rigid bodies and motor rows (core/ndem/body_rows.hpp)
 };
 
 }  // namespace grainlab

@@ -1,4 +1,5 @@
 #include "core/sdem/sdem_stepper.hpp"
+#include "core/sdem/sdem_bodies.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -316,8 +317,10 @@ void SdemStepper::step(World& world) {
     const auto t0 = Clock::now();
     integrate_velocities(world, dt, world.gravity.at(world.time));
     integrate_positions(world, dt);
+    sdem_integrate_bodies(world, dt, world.gravity.at(world.time));  // rigid bodies (core/sdem/sdem_bodies.hpp)
     world.timers.integrate += seconds_since(t0);
   } else {
+    if (!world.bodies.empty()) throw InputError("sdem: rigid bodies need integrator = symplectic_euler");
     // Velocity Verlet: forces at the current state are needed for the first half kick.
     if (!forces_current_ || forces_step_ != world.step || forces_particles_ != world.particles.size()) {
       world.detect_contacts();
