@@ -17,11 +17,13 @@ void sdem_integrate_bodies(World& world, double dt, const Vec3& g) {
     validate(B, k);
     const Vec3 x_old = B.position;
     // Contact wrench on the body (members, attached walls), about X.
+    // Lever arms from the pose of the force evaluation (the stepper has already drifted the members).
     Vec3 F = Vec3::Zero(), T = Vec3::Zero();
+    const Mat3 R = B.rotation();
     for (const BodyMember& m : B.members) {
       const std::size_t i = std::size_t(m.index);
       F += P.force[i];
-      T += P.torque[i] + (P.position[i] - x_old).cross(P.force[i]);
+      T += P.torque[i] + (R * m.offset).cross(P.force[i]);
     }
     for (std::uint32_t w : B.walls) {
       F += world.walls[w].force;
