@@ -24,19 +24,24 @@ World dumbbell_on_floor() {
 // Static load: once at rest, the floor carries the weight. NDEM: at rest the constraint impulses of a
 // step balance the gravity impulse m g dt up to the PGS residual (150 iterations on 2 contacts of one
 // body converge to ~1e-12); 1e-6 relative leaves room and fails for any missing or double-counted row.
+// Both PGS modes: serial, and graph-coloured (body rows swept serially after the colours).
 BOOST_AUTO_TEST_CASE(dumbbell_rests_on_plane_ndem) {
-  World w = dumbbell_on_floor();
-  NdemSettings s;  // Dt = 5 ms, N_it = 150 (Paper III)
-  NdemStepper stepper(s);
-  for (int n = 0; n < 400; ++n) stepper.step(w);
-  const double weight = w.bodies[0].mass * g_acc;
-  BOOST_TEST_MESSAGE("ndem floor force / weight - 1 = " << -w.walls[0].force.z() / weight - 1 << ", |v| " << w.bodies[0].velocity.norm());
-  BOOST_TEST(std::abs(-w.walls[0].force.z() / weight - 1) < 1e-6);
-  BOOST_TEST(w.walls[0].force.head<2>().norm() < 1e-6 * weight);
-  BOOST_TEST(w.bodies[0].velocity.norm() < 1e-6);
-  BOOST_TEST(w.bodies[0].angular_velocity.norm() < 1e-4);
-  // The member contacts carry the load, each half of it (symmetry), and the body force balances gravity.
-  BOOST_TEST(std::abs(w.bodies[0].force.z() / weight - 1) < 1e-6);
+  for (bool parallel : {false, true}) {
+    World w = dumbbell_on_floor();
+    w.add_sphere(Vec3(0.05, 0, radius), radius, 0);  // a free sphere: sphere rows exist too
+    NdemSettings s;  // Dt = 5 ms, N_it = 150 (Paper III)
+    s.parallel = parallel;
+    NdemStepper stepper(s);
+    for (int n = 0; n < 400; ++n) stepper.step(w);
+    const double weight = (w.bodies[0].mass + w.particles.mass[2]) * g_acc;
+    BOOST_TEST_MESSAGE("ndem floor force / weight - 1 = " << -w.walls[0].force.z() / weight - 1 << ", |v| " << w.bodies[0].velocity.norm());
+    BOOST_TEST(std::abs(-w.walls[0].force.z() / weight - 1) < 1e-6);
+    BOOST_TEST(w.walls[0].force.head<2>().norm() < 1e-6 * weight);
+    BOOST_TEST(w.bodies[0].velocity.norm() < 1e-6);
+    BOOST_TEST(w.bodies[0].angular_velocity.norm() < 1e-4);
+    // The contact force on the body (its members) balances its own weight.
+    BOOST_TEST(std::abs(w.bodies[0].force.z() / (w.bodies[0].mass * g_acc) - 1) < 1e-6);
+  }
 }
 
 // SDEM: dt = 1e-5 s resolves the Hertz contact (linearised period ~8 ms at rest); the pellet's
@@ -114,6 +119,42 @@ BOOST_AUTO_TEST_CASE(collision_conserves_momentum_sdem) {
   BOOST_TEST(m.touched);
   BOOST_TEST(m.max_dp < 1e-10);
   BOOST_TEST(m.max_dL < 1e-10);
+}
+
+// Two aggregates colliding (body-body rows: both sides with a full inverse inertia tensor), NDEM and
+// SDEM: same bound and reasoning as above.
+BOOST_AUTO_TEST_CASE(body_body_collision_conserves_momentum) {
+  for (int method = 0; method < 2; ++method) {
+    World w = empty_world();
+    w.gravity.g = Vec3::Zero();
+    triple(w, Vec3::Zero(), Vec3::Zero(), Vec3(0, 0, 2));
+    triple(w, Vec3(0.004, -0.035, 0.003), Vec3(0.05, 1.0, 0.0), Vec3(10, -5, 0));
+    const Vec3 o(0.01, -0.02, 0.005);
+    const Vec3 p0 = total_linear_momentum(w), L0 = total_angular_momentum(w, o);
+    NdemSettings ns;
+    ns.time_step = 1e-4;
+    ns.iterations = 50;
+    SdemSettings ss;
+    ss.time_step = 2e-5;
+    NdemStepper nd(ns);
+    SdemStepper sd(ss);
+    Stepper& stepper = method == 0 ? static_cast<Stepper&>(nd) : static_cast<Stepper&>(sd);
+    double max_dp = 0, max_dL = 0;
+    std::size_t touching = 0;
+    for (int n = 0; n < int(0.04 / stepper.time_step()); ++n) {
+      stepper.step(w);
+      for (std::size_t k = 0; k < w.pair_contact_count(); ++k) {
+        const Contact& c = w.contacts[k];
+        touching += c.overlap > 0 && w.particles.body[std::size_t(c.a)] != w.particles.body[std::size_t(c.b)];
+      }
+      max_dp = std::max(max_dp, (total_linear_momentum(w) - p0).norm() / p0.norm());
+      max_dL = std::max(max_dL, (total_angular_momentum(w, o) - L0).norm() / L0.norm());
+    }
+    BOOST_TEST_MESSAGE((method ? "sdem" : "ndem") << " body-body: dp " << max_dp << " dL " << max_dL << " contact-steps " << touching);
+    BOOST_TEST(touching > 0u);
+    BOOST_TEST(max_dp < 1e-10);
+    BOOST_TEST(max_dL < 1e-10);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
