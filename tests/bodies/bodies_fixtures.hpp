@@ -31,12 +31,7 @@ inline World empty_world(const Material& m = pellet()) {
   return w;
 }
 
-inline void add_floor(World& w) {
-  Wall floor;
-  floor.name = "floor";
-  floor.shape = PlaneShape{Vec3::Zero(), Vec3::UnitZ()};
-  w.add_wall(floor);
-}
+inline void add_floor(World& w) { w.add_wall(Wall{.name = "floor", .shape = PlaneShape{Vec3::Zero(), Vec3::UnitZ()}}); }
 
 /// An asymmetric 3-sphere aggregate (three different principal moments), centred near `c`.
 inline std::size_t triple(World& w, const Vec3& c, const Vec3& v = Vec3::Zero(), const Vec3& omega = Vec3::Zero()) {

@@ -61,6 +61,34 @@ BOOST_AUTO_TEST_CASE(dumbbell_rests_on_plane_sdem) {
   BOOST_TEST(std::abs((w.particles.position[0] - w.particles.position[1]).norm() - 2 * radius) < 1e-15);
 }
 
+// Friction bound from the PHYSICAL normal force (s lambda_n, 000 l.799): a dumbbell lying along the
+// slope (it cannot roll) on a plane tilted by theta (gravity tilted instead). tan(theta) = 0.8 mu: it
+// holds (creep only from the friction compliance, gamma_t F ~ 5e-8 m/s). tan(theta) = 1 > mu: it slides
+// with a = g (sin theta - mu cos theta) exactly (saturated cone bound mu m g cos theta; 1e-6 covers the
+// PGS residual). A bound from the raw multiplier lambda_n (1/s ~ 12x larger for Hertz here) would hold it.
+BOOST_AUTO_TEST_CASE(dumbbell_on_incline_uses_physical_normal_force) {
+  for (double tan_theta : {0.8 * pellet().friction, 1.0}) {
+    World w = dumbbell_on_floor();
+    const double theta = std::atan(tan_theta);
+    w.gravity.g = g_acc * Vec3(std::sin(theta), 0, -std::cos(theta));
+    NdemSettings s;
+    s.friction_shape = NdemFrictionShape::cone;
+    NdemStepper stepper(s);
+    for (int n = 0; n < 100; ++n) stepper.step(w);
+    const double v0 = w.bodies[0].velocity.x(), t0 = w.time;
+    for (int n = 0; n < 100; ++n) stepper.step(w);
+    const double a = (w.bodies[0].velocity.x() - v0) / (w.time - t0);
+    const double expected = g_acc * (std::sin(theta) - pellet().friction * std::cos(theta));
+    BOOST_TEST_MESSAGE("incline tan " << tan_theta << ": a " << a << " v " << w.bodies[0].velocity.x() << " expected a " << expected);
+    if (expected < 0) {
+      BOOST_TEST(std::abs(w.bodies[0].velocity.x()) < 1e-6);
+    } else {
+      BOOST_TEST(std::abs(a / expected - 1) < 1e-6);
+    }
+    BOOST_TEST(w.bodies[0].angular_velocity.norm() < 1e-6);  // no rolling, no tipping
+  }
+}
+
 namespace {
 // A free pellet thrown off-centre at a 3-sphere aggregate, no gravity, with friction and rolling resistance.
 World throw_at_aggregate() {
