@@ -20,10 +20,7 @@ World scene() {
   triple(w, Vec3(0, 0, 0.012), Vec3(0.05, 0, -0.1), Vec3(1, 2, 3));
   w.add_sphere(Vec3(0.02, 0.0, radius), radius, 0);
   w.add_sphere(Vec3(0.02, 0.013, radius), radius, 0);
-  Wall lid;
-  lid.name = "lid";
-  lid.shape = PlaneShape{Vec3(0, 0, 0.02), -Vec3::UnitZ()};
-  const std::size_t wall = w.add_wall(lid);
+  const std::size_t wall = w.add_wall(Wall{.name = "lid", .shape = PlaneShape{Vec3(0, 0, 0.02), -Vec3::UnitZ()}});
   RigidBody b;
   b.mass = 0.02;
   b.inertia_body = Mat3::Identity() * 1e-5;

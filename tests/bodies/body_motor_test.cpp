@@ -25,10 +25,7 @@ double column_weight(const World& w) {
 
 // A plane wall (normal `normal`, through z = height) attached to a prismatic body on the z axis.
 std::size_t add_piston(World& w, double height, const Vec3& normal, BodyMotor motor) {
-  Wall lid;
-  lid.name = "piston";
-  lid.shape = PlaneShape{Vec3(0, 0, height), normal};
-  const std::size_t wall = w.add_wall(lid);
+  const std::size_t wall = w.add_wall(Wall{.name = "piston", .shape = PlaneShape{Vec3(0, 0, height), normal}});
   RigidBody b;
   b.mass = 0.02;
   b.inertia_body = Mat3::Identity() * 1e-5;
@@ -177,6 +174,59 @@ BOOST_AUTO_TEST_CASE(pressure_wall_settles_at_applied_force) {
     BOOST_TEST(std::abs(-w.walls[0].force.z() / (3 * W) - 1) < 1e-3);
     BOOST_TEST(std::abs(w.bodies[k].velocity.z()) < (method ? 5e-5 : 1e-6));  // SDEM: residual oscillation, measured 4e-6
   }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(body_motors_packing)
+
+// A pressure lid (force motor F = -5 W) on a 27-pellet packing in a box of four side planes and a floor
+// (NDEM, friction 0.91): at rest the lid load equals the applied force (the lid's only axial forces),
+// and the vertical balance of the packing holds: floor + side-wall friction = F + W (side walls carry
+// part of the load by friction, so the floor alone does not). Tolerance 1e-3: PGS residual after 300
+// iterations on ~100 contacts (the packing has redundant friction rows, docs/bodies.md).
+BOOST_AUTO_TEST_CASE(pressure_lid_on_packing_ndem) {
+  World w = empty_world();
+  add_floor(w);
+  const double L = 3.4 * radius;
+  const Vec3 normals[4] = {Vec3::UnitX(), -Vec3::UnitX(), Vec3::UnitY(), -Vec3::UnitY()};
+  for (int k = 0; k < 4; ++k) w.add_wall(Wall{.name = "side", .shape = PlaneShape{-L * normals[k], normals[k]}});
+  std::uint32_t seed = 12345;
+  auto jitter = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return (double(seed >> 8) / double(1u << 24) - 0.5) * 0.2 * radius;
+  };
+  for (int iz = 0; iz < 3; ++iz)
+    for (int iy = -1; iy <= 1; ++iy)
+      for (int ix = -1; ix <= 1; ++ix)
+        w.add_sphere(Vec3(2.2 * radius * ix + jitter(), 2.2 * radius * iy + jitter(), radius * (1.05 + 2.2 * iz)), radius, 0);
+  const double W = w.particles.total_mass() * g_acc;
+  const double top = radius * (1.05 + 2.2 * 2) + radius;
+  const std::size_t lid_wall = w.add_wall(Wall{.name = "lid", .shape = PlaneShape{Vec3(0, 0, top + 0.2 * radius), -Vec3::UnitZ()}});
+  RigidBody lid;
+  lid.mass = 0.5;
+  lid.inertia_body = Mat3::Identity() * 1e-3;
+  lid.position = Vec3(0, 0, top + 0.2 * radius);
+  lid.gravity = false;
+  lid.joint = BodyJoint::prismatic;
+  lid.motor = BodyMotor::force;
+  lid.motor_force = -5 * W;
+  const std::size_t k = add_body(w, lid);
+  attach_wall(w, k, lid_wall);
+  NdemSettings s;
+  s.iterations = 300;
+  s.warm_start = NdemWarmStart::history;
+  NdemStepper stepper(s);
+  for (int n = 0; n < 400; ++n) stepper.step(w);
+  const double lid_load = w.walls[lid_wall].force.z();
+  double support = -w.walls[0].force.z();
+  for (int j = 1; j <= 4; ++j) support -= w.walls[std::size_t(j)].force.z();
+  BOOST_TEST_MESSAGE("packing: lid load / F " << lid_load / (5 * W) << ", (floor + sides) / (F + W) " << support / (6 * W)
+                                              << ", floor alone " << -w.walls[0].force.z() / (6 * W) << ", lid v " << w.bodies[k].velocity.z()
+                                              << ", contacts " << stepper.stats().contacts);
+  BOOST_TEST(std::abs(lid_load / (5 * W) - 1) < 1e-3);
+  BOOST_TEST(std::abs(support / (6 * W) - 1) < 1e-3);
+  BOOST_TEST(std::abs(w.bodies[k].velocity.z()) < 1e-4);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
