@@ -31,6 +31,7 @@ std::size_t ParticleStore::add(const Vec3& x, double r, double density, std::uin
   inv_inertia.push_back(1.0 / inertia_value);
   material.push_back(material_index);
   flags.push_back(particle_free);
+  body.push_back(-1);
   return size() - 1;
 }
 
@@ -65,13 +66,14 @@ void ParticleStore::compact(const std::vector<char>& keep) {
   compact_vector(inv_inertia, keep);
   compact_vector(material, keep);
   compact_vector(flags, keep);
+  compact_vector(body, keep);
 }
 
 void ParticleStore::reserve(std::size_t n) {
   id.reserve(n); position.reserve(n); velocity.reserve(n); orientation.reserve(n);
   angular_velocity.reserve(n); force.reserve(n); torque.reserve(n); radius.reserve(n);
   mass.reserve(n); inv_mass.reserve(n); inertia.reserve(n); inv_inertia.reserve(n);
-  material.reserve(n); flags.reserve(n);
+  material.reserve(n); flags.reserve(n); body.reserve(n);
 }
 
 void ParticleStore::clear_forces() {

@@ -28,6 +28,7 @@ struct ParticleStore {
   std::vector<double> inv_inertia;  ///< 0 for fixed particles
   std::vector<std::uint16_t> material;
   std::vector<std::uint8_t> flags;
+  std::vector<std::int32_t> body;   ///< index into World::bodies, -1 = free sphere (core/bodies.hpp)
   std::uint32_t next_id = 0;
 
   std::size_t size() const { return id.size(); }

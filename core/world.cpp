@@ -39,6 +39,8 @@ std::size_t World::add_wall(Wall w) {
 void World::detect_contacts(bool pair_geometry) {
   const auto t0 = std::chrono::steady_clock::now();
   detector.update(particles, walls, collision, contacts, pair_geometry);
+  // Members of one body do not collide with each other (without pair geometry the caller masks them).
+  if (pair_geometry && !bodies.empty()) mask_self_contacts(*this);
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/bodies.hpp"
 #include "core/collision.hpp"
 #include "core/contacts.hpp"
 #include "core/material.hpp"
@@ -33,6 +34,7 @@ class World {
   ParticleStore particles;
   MaterialTable materials;
   std::vector<Wall> walls;
+  std::vector<RigidBody> bodies;  ///< rigid bodies: aggregates and dynamic walls (core/bodies.hpp)
   std::vector<Contact> contacts;  ///< pair candidates (sorted by key), then this step's wall contacts
   ContactDetector detector;
   CollisionSettings collision;

@@ -29,7 +29,28 @@ struct ParticleStoreMirror {
   std::vector<double> h, i, j, k, l;
   std::vector<std::uint16_t> m;
   std::vector<std::uint8_t> n;
+  std::vector<std::int32_t> body;
   std::uint32_t o;
+};
+struct BodyMemberMirror {
+  std::uint32_t a;
+  std::int32_t b;
+  Vec3 c;
+  Quat d;
+};
+struct RigidBodyMirror {
+  double a;
+  Mat3 b, c;
+  Vec3 d;
+  Quat e;
+  Vec3 f, g, h, i, j, k;
+  bool l;
+  BodyJoint m;
+  Vec3 n;
+  BodyMotor o;
+  double p, q, r, s;
+  std::vector<BodyMember> t;
+  std::vector<std::uint32_t> u;
 };
 struct MaterialMirror {
   std::string a;
@@ -63,6 +84,7 @@ struct WorldMirror {
   ParticleStore a;
   MaterialTable b;
   std::vector<Wall> c;
+  std::vector<RigidBody> bodies;
   std::vector<Contact> d;
   ContactDetector e;
   CollisionSettings f;
@@ -72,6 +94,8 @@ struct WorldMirror {
   StageTimers j;
 };
 static_assert(sizeof(ParticleStore) == sizeof(ParticleStoreMirror), "ParticleStore changed: update particle_fields and checkpoint_version");
+static_assert(sizeof(BodyMember) == sizeof(BodyMemberMirror), "BodyMember changed: update member_fields and checkpoint_version");
+static_assert(sizeof(RigidBody) == sizeof(RigidBodyMirror), "RigidBody changed: update body_fields and checkpoint_version");
 static_assert(sizeof(Material) == sizeof(MaterialMirror), "Material changed: update material_fields and checkpoint_version");
 static_assert(sizeof(Contact) == sizeof(ContactMirror), "Contact changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(Wall) == sizeof(WallMirror), "Wall changed: update wall_fields and checkpoint_version");
@@ -86,7 +110,23 @@ static_assert(sizeof(World) == sizeof(WorldMirror), "World changed: save the new
 template <class S, class F>
 void particle_fields(S& p, F& f) {
   f(p.id); f(p.position); f(p.velocity); f(p.orientation); f(p.angular_velocity); f(p.force); f(p.torque);
-  f(p.radius); f(p.mass); f(p.inv_mass); f(p.inertia); f(p.inv_inertia); f(p.material); f(p.flags); f(p.next_id);
+  f(p.radius); f(p.mass); f(p.inv_mass); f(p.inertia); f(p.inv_inertia); f(p.material); f(p.flags); f(p.body);
+  f(p.next_id);
+}
+template <class S, class F>
+void mat3_fields(S& m, F& f) {
+  for (int k = 0; k < 9; ++k) f(m.data()[k]);
+}
+template <class S, class F>
+void member_fields(S& m, F& f) {
+  f(m.id); f(m.index); f(m.offset); f(m.relative);
+}
+template <class S, class F>
+void body_fields_except_lists(S& b, F& f) {
+  f(b.mass); mat3_fields(b.inertia_body, f); mat3_fields(b.inv_inertia_body, f); f(b.position); f(b.orientation);
+  f(b.velocity); f(b.angular_velocity); f(b.force); f(b.torque); f(b.external_force); f(b.external_torque);
+  f(b.gravity); f(b.joint); f(b.axis); f(b.motor); f(b.target_speed); f(b.max_force); f(b.motor_force);
+  f(b.motor_lambda);
 }
 template <class S, class F>
 void material_fields(S& m, F& f) {
@@ -172,7 +212,7 @@ void check_particle_arrays(const ParticleStore& p, const std::string& where) {
   const bool ok = p.position.size() == n && p.velocity.size() == n && p.orientation.size() == n &&
                   p.angular_velocity.size() == n && p.force.size() == n && p.torque.size() == n &&
                   p.radius.size() == n && p.mass.size() == n && p.inv_mass.size() == n && p.inertia.size() == n &&
-                  p.inv_inertia.size() == n && p.material.size() == n && p.flags.size() == n;
+                  p.inv_inertia.size() == n && p.material.size() == n && p.flags.size() == n && p.body.size() == n;
   if (!ok) throw InputError(fmt::format("{}: particle arrays have different lengths", where));
 }
 
@@ -195,6 +235,14 @@ std::string checkpoint_bytes(const World& world) {
   for (const Wall& w : world.walls) {
     wall_fields_except_shape(w, out);
     write_shape(w.shape, out);
+  }
+  out.tag("BODY");
+  out(std::uint64_t(world.bodies.size()));
+  for (const RigidBody& b : world.bodies) {
+    body_fields_except_lists(b, out);
+    out(std::uint64_t(b.members.size()));
+    for (const BodyMember& m : b.members) member_fields(m, out);
+    out(b.walls);
   }
   out.tag("CONT");
   out(std::uint64_t(world.contacts.size()));
@@ -271,6 +319,14 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
     wall_fields_except_shape(w, in);
     read_shape(w.shape, in);
   }
+  in.tag("BODY");
+  world.bodies.resize(count("body", 8));
+  for (RigidBody& b : world.bodies) {
+    body_fields_except_lists(b, in);
+    b.members.resize(count("body member", 8));
+    for (BodyMember& m : b.members) member_fields(m, in);
+    in(b.walls);
+  }
   in.tag("CONT");
   world.contacts.resize(count("contact", 8));
   for (Contact& c : world.contacts) contact_fields(c, in);
@@ -299,6 +355,15 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
     if (world.particles.material[i] >= world.materials.size())
       fail(fmt::format("particle id {} refers to material {} of {}", world.particles.id[i], world.particles.material[i],
                        world.materials.size()));
+  for (std::size_t i = 0; i < n; ++i)
+    if (world.particles.body[i] < -1 || world.particles.body[i] >= std::int32_t(world.bodies.size()))
+      fail(fmt::format("particle id {} refers to body {} of {}", world.particles.id[i], world.particles.body[i], world.bodies.size()));
+  for (const RigidBody& b : world.bodies) {
+    for (const BodyMember& m : b.members)
+      if (m.index < 0 || std::size_t(m.index) >= n) fail(fmt::format("a body member refers to particle index {} of {}", m.index, n));
+    for (std::uint32_t w : b.walls)
+      if (w >= world.walls.size()) fail(fmt::format("a body refers to wall {} of {}", w, world.walls.size()));
+  }
   for (const Contact& c : world.contacts) {
     const bool bad_b = c.b >= 0 ? std::size_t(c.b) >= n : std::size_t(c.wall_index()) >= world.walls.size();
     if (c.a < 0 || std::size_t(c.a) >= n || bad_b) fail(fmt::format("contact key {} refers to a missing body", c.key));

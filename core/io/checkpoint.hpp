@@ -9,7 +9,7 @@
 // settings; gravity with ramp; time; step; stage timers. Not saved: anything a Stepper keeps of its own
 // (steppers in this engine keep their state in the World; one that does not must save it itself).
 //
-// Format (version 1, docs/io.md): header [8-byte magic "GRLBCKPT", u32 version, u32 endian marker
+// Format (version 2, docs/io.md): header [8-byte magic "GRLBCKPT", u32 version, u32 endian marker
 // 0x01020304, u32 sizeof(double) = 8, u32 reserved, u64 payload size], payload [tagged sections of
 // little-endian raw values], footer [u64 FNV-1a hash of the payload, 8-byte magic "CKPT_END"].
 // Loading validates magic, version, sizes and the hash and throws InputError naming the file and the
@@ -25,7 +25,7 @@
 
 namespace grainlab::io {
 
-inline constexpr std::uint32_t checkpoint_version = 1;
+inline constexpr std::uint32_t checkpoint_version = 2;  // 2: rigid bodies (BODY section, ParticleStore::body)
 
 enum class Overwrite { forbid, allow };
 

@@ -81,13 +81,14 @@ void NdemStepper::setup(World& world) {
   bodies_.w = P.angular_velocity;
   bodies_.inv_mass = P.inv_mass;
   bodies_.inv_inertia = P.inv_inertia;
+  body_rows_.setup(world, settings_, bodies_);  // rigid-body contacts go to body_rows_, not to the sphere rows
 
   // Active contacts: touching (overlap > 0) and at least one movable body.
   std::vector<std::uint32_t> active;
   active.reserve(world.contacts.size());
   for (std::size_t k = 0; k < world.contacts.size(); ++k) {
     const Contact& c = world.contacts[k];
-    if (!(c.overlap > 0)) continue;
+    if (!(c.overlap > 0) || body_rows_.claims(c)) continue;
     const bool a_moves = P.inv_mass[c.a] > 0;
     const bool b_moves = !c.is_wall() && P.inv_mass[c.b] > 0;
     if (a_moves || b_moves) active.push_back(std::uint32_t(k));
@@ -190,7 +191,8 @@ void NdemStepper::setup(World& world) {
 // l.1134); reads bodies_ (v_i), writes bodies_ (v_i+) and impact_impulse_. Cold started (Paper IV).
 void NdemStepper::impact(World&) {
   had_impact_ = false;
-  if (!settings_.impact_stage || rows_.size() == 0) return;
+  const std::size_t body_impacts = body_rows_.begin_impact(bodies_, settings_.impact_stage);
+  if (!settings_.impact_stage || (rows_.size() == 0 && body_impacts == 0)) return;
   const std::size_t m = rows_.size();
   std::vector<char> impacting(m, 0);
   std::vector<double> u_minus(m, 0.0);
@@ -203,14 +205,15 @@ void NdemStepper::impact(World&) {
     }
   }
   stats_.impacting = count;
-  stats_.impacting_fraction = double(count) / double(m);
-  if (count == 0) return;
+  stats_.impacting_fraction = m ? double(count) / double(m) : 0.0;
+  if (count + body_impacts == 0) return;
   PgsOptions opt;
   opt.iterations = settings_.impact_iterations > 0 ? settings_.impact_iterations : settings_.iterations;
   opt.tolerance = settings_.residual_tolerance;
   opt.omega = settings_.over_relaxation;
   opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
   if (settings_.parallel) opt.colouring = &colouring_;
+  if (body_rows_.active()) opt.extra = &body_rows_;
   const PgsResult r = solve_impact(rows_, impacting, u_minus, bodies_, opt, impact_impulse_);
   stats_.impact_iterations_used = r.iterations;
   had_impact_ = true;
@@ -351,6 +354,7 @@ void NdemStepper::integrate(World& world) {
       W.torque -= (c.point - W.rotation_center).cross(f) + tr;
     }
   }
+  body_rows_.integrate(world, dt);  // rigid bodies: pose, members, their contacts' loads, attached walls
 }
 
 void NdemStepper::step(World& world) {
@@ -371,6 +375,7 @@ void NdemStepper::step(World& world) {
     for (std::size_t i = 0; i < rows_.size(); ++i)
       rows_.q_n[i] = 4.0 / dt * upsilon * std::pow(rows_.overlap[i], eH) +
                      upsilon * rows_.scale[i] * normal_velocity(rows_, bodies_, i);
+    body_rows_.compute_q(bodies_);
   }
   // pre-step: v = v+ + Dt M^{-1} f_ext
   {
@@ -380,8 +385,10 @@ void NdemStepper::step(World& world) {
       if (!external_force.empty()) bodies_.v[i] += dt * bodies_.inv_mass[i] * external_force[i];
       if (!external_torque.empty()) bodies_.w[i] += dt * bodies_.inv_inertia[i] * external_torque[i];
     }
+    body_rows_.prestep(world, dt);
   }
   warm_start(world);
+  body_rows_.warm_start(world, settings_, bodies_);
 
   PgsOptions opt;
   opt.iterations = settings_.iterations;
@@ -390,6 +397,7 @@ void NdemStepper::step(World& world) {
   opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
   opt.record_residuals = settings_.record_residuals;
   if (settings_.parallel) opt.colouring = &colouring_;
+  if (body_rows_.active()) opt.extra = &body_rows_;
   std::vector<double> reference;
   if (settings_.reference_iterations > 0 && rows_.size() > 0) {
     NdemRows ref_rows = rows_;
@@ -398,6 +406,7 @@ void NdemStepper::step(World& world) {
     ref.iterations = settings_.reference_iterations;
     ref.tolerance = 0;
     ref.record_residuals = false;
+    ref.extra = nullptr;  // the reference solve must not touch the body rows' state
     solve_continuous(ref_rows, ref_bodies, ref);
     reference = ref_rows.lambda[0];
     opt.after_iteration = [this, &reference](int) {

@@ -16,10 +16,14 @@
 // lambda_t2 t2) / Dt, torque from the lever arms plus (lambda_r1 t1 + lambda_r2 t2 + lambda_rn n) / Dt.
 // Contact::lambda holds the continuous-stage multipliers (warm start); impact impulses are added
 // to Contact::force but not stored.
+// Rigid bodies (core/bodies.hpp): contacts touching a body member or an attached wall, and motor rows,
+// are set up, solved (PgsOptions::extra, after the sphere rows in every iteration) and integrated by
+// NdemBodyRows (core/ndem/body_rows.hpp); each stage above calls it in one line.
 // Threading: serial PGS in contact order (detection order, sorted by key), or with settings.parallel a
 // graph-coloured PGS with TBB per colour; bitwise deterministic either way.
 #include <vector>
 
+#include "core/ndem/body_rows.hpp"
 #include "core/ndem/ndem_settings.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
@@ -54,6 +58,7 @@ class NdemStepper : public Stepper {
   NdemColouring colouring_;
   std::array<std::vector<double>, 6> impact_impulse_;
   bool had_impact_ = false;
+  NdemBodyRows body_rows_;  ///< contacts of rigid bodies and motor rows (core/ndem/body_rows.hpp)
 };
 
 }  // namespace grainlab

@@ -1,4 +1,5 @@
 #include "core/sdem/sdem_stepper.hpp"
+#include "core/sdem/sdem_bodies.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -144,6 +145,7 @@ void SdemStepper::build_adjacency(const World& world) {
     const std::uint32_t t = std::uint32_t(p.material[a] * material_count_ + p.material[b]);
     pair_constants_[k] = pair_constants(pair_table_[t], settings_.normal_law, p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
                                         inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
+    pair_constants_[k].same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
   }
   adjacency_rebuilds_ = world.detector.stats().rebuilds;
   adjacency_pairs_ = pairs;
@@ -240,7 +242,8 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   const double dist = delta.norm();
   const double ra = p.radius[a], rb = p.radius[b];
   const S3 n = dist > 0 ? (1.0 / dist) * delta : S3(0, 0, 1);
-  const double d = ra + rb - dist;
+  // Members of one rigid body never touch each other (as mask_self_contacts does for the detector).
+  const double d = k.same_body ? std::min(ra + rb - dist, 0.0) : ra + rb - dist;
   const double la = ra - 0.5 * d, lb = rb - 0.5 * d;
   auto store_geometry = [&] {
     n.store(c.normal);
@@ -410,8 +413,10 @@ void SdemStepper::step(World& world) {
     compute_forces(world);
     const auto t0 = Clock::now();
     integrate(world, dt, dt, world.gravity.at(world.time));
+    sdem_integrate_bodies(world, dt, world.gravity.at(world.time));  // rigid bodies (core/sdem/sdem_bodies.hpp)
     world.timers.integrate += seconds_since(t0);
   } else {
+    if (!world.bodies.empty()) throw InputError("sdem: rigid bodies need integrator = symplectic_euler");
     // Velocity Verlet: forces at the current state are needed for the first half kick.
     if (!forces_current_ || forces_step_ != world.step || forces_particles_ != world.particles.size()) {
       world.detect_contacts(false);

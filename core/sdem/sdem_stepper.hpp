@@ -96,6 +96,7 @@ struct SdemPairConstants {
   double mu = 0;
   std::uint32_t table = 0;  ///< index of the pair's SdemPairCoefficients (rolling resistance)
   bool movable = false;     ///< at least one body can move
+  bool same_body = false;   ///< both spheres belong to one rigid body: never in contact
 };
 
 /// Per-contact results of the force stage (one slot per contact, written by that contact only).

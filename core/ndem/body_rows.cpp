@@ -1,0 +1,437 @@
+// NDEM rows of rigid-body contacts and prismatic motors; see body_rows.hpp for the formulation.
+#include "core/ndem/body_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/hertz.hpp"
+
+namespace grainlab {
+
+namespace {
+
+// PgsVelocities over the stepper's NdemBodies (outside the solve).
+class BodiesView final : public PgsVelocities {
+ public:
+  explicit BodiesView(NdemBodies& b) : b_(b) {}
+  Vec3& v(std::size_t i) override { return b_.v[i]; }
+  Vec3& w(std::size_t i) override { return b_.w[i]; }
+
+ private:
+  NdemBodies& b_;
+};
+
+// Clamps (x, y) to the box |x|,|y| <= bound or the disk |(x, y)| <= bound (as pgs.cpp).
+void project_disk(double& x, double& y, double bound) {
+  const double m = std::sqrt(x * x + y * y);
+  if (m > bound) {
+    const double f = m > 0 ? bound / m : 0.0;
+    x *= f;
+    y *= f;
+  }
+}
+
+}  // namespace
+
+bool NdemBodyRows::claims(const Contact& c) const {
+  if (!particle_body_) return false;
+  const auto& pb = *particle_body_;
+  if (pb[std::size_t(c.a)] >= 0) return true;
+  if (c.b >= 0) return pb[std::size_t(c.b)] >= 0;
+  return wall_body_[std::size_t(c.wall_index())] >= 0;
+}
+
+NdemBodyRows::Refs NdemBodyRows::refs(const Row& r, PgsVelocities& pv) {
+  Refs x{&zero_v_, &zero_w_, &zero_v_, &zero_w_};
+  auto side = [&](const Side& s, Vec3*& v, Vec3*& w) {
+    if (s.kind == particle) {
+      v = &pv.v(std::size_t(s.index));
+      w = &pv.w(std::size_t(s.index));
+    } else if (s.kind == body) {
+      v = &body_v_[std::size_t(s.index)];
+      w = &body_w_[std::size_t(s.index)];
+    }
+  };
+  side(r.a, x.va, x.wa);
+  side(r.b, x.vb, x.wb);
+  return x;
+}
+
+double NdemBodyRows::row_u(const Row& r, const Refs& x, int k) const {
+  return r.bias[k] + r.ja_l[k].dot(*x.va) + r.ja_a[k].dot(*x.wa) + r.jb_l[k].dot(*x.vb) + r.jb_a[k].dot(*x.wb);
+}
+
+void NdemBodyRows::row_apply(const Row& r, Refs& x, int k, double dl) {
+  // Kinematic sides have zero M^-1 G^T: the scratch zeros stay zero.
+  *x.va += dl * r.ma_l[k];
+  *x.wa += dl * r.ma_a[k];
+  *x.vb += dl * r.mb_l[k];
+  *x.wb += dl * r.mb_a[k];
+}
+
+double NdemBodyRows::row_mass(const Row& r, int k) const {
+  return r.ja_l[k].dot(r.ma_l[k]) + r.ja_a[k].dot(r.ma_a[k]) + r.jb_l[k].dot(r.mb_l[k]) + r.jb_a[k].dot(r.mb_a[k]);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// setup: body inverse masses (with joint locks), rows of every touching routed contact, motor rows.
+// Reads world (bodies, particles, walls, materials, contacts), settings; writes this object only
+// (and projects a prismatic body's velocity on its axis).
+void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& pb) {
+  rows_.clear();
+  motors_.clear();
+  const std::size_t nb = world.bodies.size();
+  body_v_.resize(nb);
+  body_w_.resize(nb);
+  body_inv_mass_.resize(nb);
+  body_inv_inertia_.resize(nb);
+  particle_body_ = nullptr;
+  if (nb == 0) return;
+  if (world.collision.periodic_axis >= 0) throw InputError("ndem: rigid bodies in a periodic domain are not supported (collision.periodic_axis)");
+  resolve_members(world);
+  const double dt = S.time_step;
+  dt_ = dt;
+  e_h_ = S.hertz_exponent();
+  sigma_t_ = S.gamma_t / dt;
+  sigma_r_ = S.gamma_r / dt;
+  const double tau = std::max(S.n_s * dt, S.damping_time / e_h_);
+  upsilon_ = 1.0 / (1.0 + 4.0 * tau / dt);
+  for (std::size_t k = 0; k < nb; ++k) {
+    RigidBody& B = world.bodies[k];
+    validate(B, k);
+    if (B.joint == BodyJoint::prismatic) {
+      B.velocity = B.axis.dot(B.velocity) * B.axis;
+      B.angular_velocity.setZero();
+    }
+    body_v_[k] = B.velocity;
+    body_w_[k] = B.angular_velocity;
+    body_inv_mass_[k] = B.inv_mass_matrix();
+    body_inv_inertia_[k] = B.inv_inertia_world();
+    if (B.motor == BodyMotor::velocity) {
+      Motor m;
+      m.body = std::int32_t(k);
+      m.axis = B.axis;
+      m.target = B.target_speed;
+      m.bound = B.max_force * dt;
+      m.inv_diag = 1.0 / B.axis.dot(body_inv_mass_[k] * B.axis);
+      motors_.push_back(m);
+    }
+  }
+  wall_body_ = wall_bodies(world);
+  const ParticleStore& P = world.particles;
+  particle_body_ = &P.body;
+  rolling_ = false;
+
+  for (std::size_t ci = 0; ci < world.contacts.size(); ++ci) {
+    const Contact& c = world.contacts[ci];
+    if (!(c.overlap > 0) || !claims(c)) continue;
+    Row r;
+    r.contact = std::uint32_t(ci);
+    const bool wall = c.is_wall();
+    // Sides and lever arms (from the body's centre of mass for members and attached walls).
+    Vec3 ra = Vec3::Zero(), rb = Vec3::Zero();
+    const std::int32_t ba = P.body[std::size_t(c.a)];
+    if (ba >= 0) {
+      r.a = {body, ba};
+      ra = c.point - world.bodies[std::size_t(ba)].position;
+    } else if (pb.inv_mass[std::size_t(c.a)] > 0) {
+      r.a = {particle, c.a};
+      ra = c.point - P.position[std::size_t(c.a)];
+    }
+    if (!wall) {
+      const std::size_t b = std::size_t(c.b);
+      const Vec3 rb_centre = (P.radius[b] - 0.5 * c.overlap) * c.normal;  // p - x_b (as the sphere rows)
+      if (P.body[b] >= 0) {
+        r.b = {body, P.body[b]};
+        rb = rb_centre + (P.position[b] - world.bodies[std::size_t(P.body[b])].position);
+      } else if (pb.inv_mass[b] > 0) {
+        r.b = {particle, c.b};
+        rb = rb_centre;
+      }
+    } else if (wall_body_[std::size_t(c.wall_index())] >= 0) {
+      const std::int32_t k = wall_body_[std::size_t(c.wall_index())];
+      r.b = {body, k};
+      rb = c.point - world.bodies[std::size_t(k)].position;
+    }
+    const Vec3 n = c.normal;
+    Vec3 t1 = c.tangent - c.tangent.dot(n) * n;
+    t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
+    const Vec3 t2 = n.cross(t1);
+    r.n = n;
+    r.t1 = t1;
+    r.t2 = t2;
+    const Vec3 dirs[6] = {n, t1, t2, t1, t2, n};
+    for (int k = 0; k < 6; ++k) {
+      const Vec3& d = dirs[k];
+      if (k < 3) {
+        r.ja_l[k] = d;
+        r.ja_a[k] = ra.cross(d);
+        r.jb_l[k] = -d;
+        r.jb_a[k] = -rb.cross(d);
+      } else {
+        r.ja_l[k].setZero();
+        r.ja_a[k] = d;
+        r.jb_l[k].setZero();
+        r.jb_a[k] = -d;
+      }
+      auto mj = [&](const Side& s, const Vec3& jl, const Vec3& ja, Vec3& ml, Vec3& ma) {
+        if (s.kind == body) {
+          ml = body_inv_mass_[std::size_t(s.index)] * jl;
+          ma = body_inv_inertia_[std::size_t(s.index)] * ja;
+        } else if (s.kind == particle) {
+          ml = pb.inv_mass[std::size_t(s.index)] * jl;
+          ma = pb.inv_inertia[std::size_t(s.index)] * ja;
+        } else {
+          ml.setZero();
+          ma.setZero();
+        }
+      };
+      mj(r.a, r.ja_l[k], r.ja_a[k], r.ma_l[k], r.ma_a[k]);
+      mj(r.b, r.jb_l[k], r.jb_a[k], r.mb_l[k], r.mb_a[k]);
+    }
+    // Kinematic wall side: its known motion enters as bias (as NdemStepper::setup).
+    if (wall && r.b.kind == kinematic) {
+      const Wall& W = world.walls[std::size_t(c.wall_index())];
+      const Vec3 vw = W.velocity_at(c.point);
+      r.bias = {-n.dot(vw), -t1.dot(vw), -t2.dot(vw), -t1.dot(W.angular_velocity), -t2.dot(W.angular_velocity),
+                -n.dot(W.angular_velocity)};
+    }
+    // Material parameters, exactly as the sphere rows.
+    const Material& ma = world.materials[P.material[std::size_t(c.a)]];
+    const Material& mb = wall ? world.materials[world.walls[std::size_t(c.wall_index())].material]
+                              : world.materials[P.material[std::size_t(c.b)]];
+    const MaterialPair mp = mix(ma, mb);
+    const double rstar = c.effective_radius;
+    const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
+    const double delta = c.overlap;
+    r.s = e_h_ == 1.0 ? 1.0 : e_h_ * std::pow(std::max(delta, S.overlap_floor_ratio * rstar), e_h_ - 1.0);
+    r.overlap = delta;
+    r.stiffness = kn;
+    r.sigma_n = 4.0 * (e_h_ / kn) * upsilon_ / (dt * dt);
+    r.mu = mp.friction;
+    r.mu_roll = mp.rolling_friction * rstar;
+    r.mu_twist = mp.twisting_factor * mp.friction * rstar;
+    if (r.mu_roll > 0 || r.mu_twist > 0) rolling_ = true;
+    r.restitution = mp.restitution;
+    const double d = wall ? 2.0 * P.radius[std::size_t(c.a)] : P.radius[std::size_t(c.a)] + P.radius[std::size_t(c.b)];
+    r.impact_speed = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * d / dt;
+    const double k0 = row_mass(r, 0);
+    r.inv_diag[0] = 1.0 / (r.s * r.s * k0 + r.sigma_n);
+    r.inv_diag_impact[0] = k0 > 0 ? 1.0 / k0 : 0.0;
+    if (r.sigma_n < 1e-13 * r.s * r.s * k0)
+      throw InputError(fmt::format("ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} of a rigid-body "
+                                   "contact (regularisation lost in rounding, 000 line 681); reduce the time step", dt, kn));
+    for (int k = 1; k < 6; ++k) {
+      const double sig = k < 3 ? sigma_t_ : sigma_r_;
+      r.inv_diag[k] = r.inv_diag_impact[k] = 1.0 / (row_mass(r, k) + sig);
+    }
+    rows_.push_back(r);
+  }
+}
+
+std::size_t NdemBodyRows::begin_impact(const NdemBodies& particles, bool enabled) {
+  for (Motor& m : motors_) m.impulse = 0;
+  std::size_t count = 0;
+  BodiesView view(const_cast<NdemBodies&>(particles));  // read only here
+  for (Row& r : rows_) {
+    r.impulse = {};
+    Refs x = refs(r, view);
+    r.u_minus = row_u(r, x, 0);
+    r.impacting = enabled && -r.u_minus > r.impact_speed;
+    if (r.impacting) ++count;
+  }
+  return count;
+}
+
+void NdemBodyRows::compute_q(const NdemBodies& particles) {
+  BodiesView view(const_cast<NdemBodies&>(particles));  // read only here
+  for (Row& r : rows_) {
+    Refs x = refs(r, view);
+    r.q_n = 4.0 / dt_ * upsilon_ * std::pow(r.overlap, e_h_) + upsilon_ * r.s * row_u(r, x, 0);
+  }
+}
+
+void NdemBodyRows::prestep(const World& world, double dt) {
+  const Vec3 g = world.gravity.at(world.time);
+  for (std::size_t k = 0; k < world.bodies.size(); ++k) {
+    const RigidBody& B = world.bodies[k];
+    Vec3 f = B.external_force;
+    if (B.gravity) f += B.mass * g;
+    if (B.motor == BodyMotor::force) f += B.motor_force * B.axis;
+    body_v_[k] += dt * (body_inv_mass_[k] * f);
+    body_w_[k] += dt * (body_inv_inertia_[k] * B.external_torque);
+  }
+}
+
+void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBodies& particles) {
+  for (Row& r : rows_) r.lambda = {};
+  for (Motor& m : motors_) m.lambda = 0;
+  const int nrows = rolling_ ? 6 : 3;
+  switch (S.warm_start) {
+    case NdemWarmStart::cold: return;
+    case NdemWarmStart::history:
+    case NdemWarmStart::history_no_velocity_update:
+    case NdemWarmStart::history_normal_only: {
+      const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
+      for (Row& r : rows_)
+        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * world.contacts[r.contact].lambda[k];
+      if (S.warm_start != NdemWarmStart::history_normal_only)
+        for (Motor& m : motors_) m.lambda = S.warm_start_beta * world.bodies[std::size_t(m.body)].motor_lambda;
+      break;
+    }
+    case NdemWarmStart::model: {
+      const double f = S.model_warm_start_factor >= 0 ? S.model_warm_start_factor : 1.0 / e_h_;
+      for (Row& r : rows_) r.lambda[0] = f * dt_ * r.stiffness * std::pow(r.overlap, e_h_);
+      break;
+    }
+  }
+  if (S.warm_start == NdemWarmStart::history_no_velocity_update) return;
+  BodiesView view(particles);
+  for (Row& r : rows_) {
+    Refs x = refs(r, view);
+    for (int k = 0; k < nrows; ++k)
+      if (r.lambda[k] != 0) row_apply(r, x, k, (k == 0 ? r.s : 1.0) * r.lambda[k]);
+  }
+  for (Motor& m : motors_) body_v_[std::size_t(m.body)] += m.lambda * (body_inv_mass_[std::size_t(m.body)] * m.axis);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// sweep: one projected Gauss-Seidel pass over the rows (normal, friction pair, rolling pair, twist, in
+// the order of packed_sweep in pgs.cpp), then the motors. Impact stage: unscaled normal, no compliance,
+// target -e u- for impacting rows and 0 (G_n v+ >= 0) for the others.
+PgsSweepSums NdemBodyRows::sweep(PgsVelocities& pv, bool impact, double omega, bool cone) {
+  PgsSweepSums acc;
+  const int nrows = rolling_ ? 6 : 3;
+  for (Row& r : rows_) {
+    Refs x = refs(r, pv);
+    auto& L = impact ? r.impulse : r.lambda;
+    const auto& D = impact ? r.inv_diag_impact : r.inv_diag;
+    const double s = impact ? 1.0 : r.s;
+    {
+      const double q = impact ? (r.impacting ? -r.restitution * r.u_minus : 0.0) : r.q_n;
+      const double sigma = impact ? 0.0 : r.sigma_n;
+      const double u = s * row_u(r, x, 0);
+      const double old = L[0];
+      const double nl = std::max(0.0, old + omega * D[0] * (q - u - sigma * old));
+      const double dl = nl - old;
+      if (dl != 0) row_apply(r, x, 0, s * dl);
+      L[0] = nl;
+      if (D[0] > 0) acc.normal += std::abs(dl) / D[0];
+      ++acc.rows_normal;
+    }
+    const double fn = s * L[0];  // physical normal impulse
+    auto pair = [&](int k, double sigma, double bound) {
+      const double o1 = L[k], o2 = L[k + 1];
+      double xx = o1 + omega * D[k] * (-row_u(r, x, k) - sigma * o1);
+      if (!cone) {
+        xx = std::clamp(xx, -bound, bound);
+        if (xx != o1) row_apply(r, x, k, xx - o1);
+      }
+      double yy = o2 + omega * D[k + 1] * (-row_u(r, x, k + 1) - sigma * o2);
+      if (cone) {
+        project_disk(xx, yy, bound);
+        if (xx != o1) row_apply(r, x, k, xx - o1);
+      } else {
+        yy = std::clamp(yy, -bound, bound);
+      }
+      if (yy != o2) row_apply(r, x, k + 1, yy - o2);
+      L[k] = xx;
+      L[k + 1] = yy;
+      return std::abs(xx - o1) / D[k] + std::abs(yy - o2) / D[k + 1];
+    };
+    acc.friction += pair(1, sigma_t_, r.mu * fn);
+    acc.rows_friction += 2;
+    if (nrows == 6) {
+      acc.rolling += pair(3, sigma_r_, r.mu_roll * fn);
+      const double o = L[5];
+      const double bound = r.mu_twist * fn;
+      const double z = std::clamp(o + omega * D[5] * (-row_u(r, x, 5) - sigma_r_ * o), -bound, bound);
+      if (z != o) row_apply(r, x, 5, z - o);
+      L[5] = z;
+      acc.rolling += std::abs(z - o) / D[5];
+      acc.rows_rolling += 3;
+    }
+  }
+  for (Motor& m : motors_) {
+    Vec3& v = body_v_[std::size_t(m.body)];
+    double& l = impact ? m.impulse : m.lambda;
+    const double lo = impact ? -m.bound : -m.bound - m.impulse;
+    const double hi = impact ? m.bound : m.bound - m.impulse;
+    const double u = m.axis.dot(v) - m.target;
+    const double old = l;
+    const double nl = std::clamp(old + omega * m.inv_diag * (-u), lo, hi);
+    if (nl != old) v += (nl - old) * (body_inv_mass_[std::size_t(m.body)] * m.axis);
+    l = nl;
+    acc.normal += std::abs(nl - old) / m.inv_diag;
+    ++acc.rows_normal;
+  }
+  return acc;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// integrate: body velocities -> world.bodies, contact forces (continuous + impact impulses) / Dt into
+// the contacts, particles, walls and bodies; body pose (integrate_pose), members, attached walls.
+void NdemBodyRows::integrate(World& world, double dt) {
+  const std::size_t nb = world.bodies.size();
+  if (nb == 0) return;
+  ParticleStore& P = world.particles;
+  std::vector<Vec3> x_old(nb);
+  for (std::size_t k = 0; k < nb; ++k) {
+    RigidBody& B = world.bodies[k];
+    x_old[k] = B.position;
+    B.velocity = body_v_[k];
+    B.angular_velocity = body_w_[k];
+    B.force.setZero();
+    B.torque.setZero();
+  }
+  for (const Row& r : rows_) {
+    Contact& c = world.contacts[r.contact];
+    double L[6];
+    for (int k = 0; k < 6; ++k) {
+      c.lambda[k] = r.lambda[k];
+      L[k] = r.lambda[k] + r.impulse[k] / (k == 0 ? r.s : 1.0);  // impulses are 0 without an impact stage
+    }
+    c.tangent = r.t1;
+    const Vec3 f = (r.s * L[0] * r.n + L[1] * r.t1 + L[2] * r.t2) / dt;
+    const Vec3 tr = (L[3] * r.t1 + L[4] * r.t2 + L[5] * r.n) / dt;
+    c.force = f;
+    const std::size_t a = std::size_t(c.a);
+    P.force[a] += f;
+    P.torque[a] += (c.point - P.position[a]).cross(f) + tr;
+    if (r.a.kind == body) {
+      RigidBody& B = world.bodies[std::size_t(r.a.index)];
+      B.force += f;
+      B.torque += (c.point - x_old[std::size_t(r.a.index)]).cross(f) + tr;
+    }
+    if (!c.is_wall()) {
+      const std::size_t b = std::size_t(c.b);
+      P.force[b] -= f;
+      P.torque[b] -= ((P.radius[b] - 0.5 * c.overlap) * r.n).cross(f) + tr;
+    } else {
+      Wall& W = world.walls[std::size_t(c.wall_index())];
+      W.force -= f;
+      W.torque -= (c.point - W.rotation_center).cross(f) + tr;
+    }
+    if (r.b.kind == body) {
+      RigidBody& B = world.bodies[std::size_t(r.b.index)];
+      B.force -= f;
+      B.torque -= (c.point - x_old[std::size_t(r.b.index)]).cross(f) + tr;
+    }
+  }
+  for (const Motor& m : motors_) {
+    RigidBody& B = world.bodies[std::size_t(m.body)];
+    B.motor_lambda = m.lambda;
+    B.motor_force = (m.lambda + m.impulse) / dt;
+  }
+  for (std::size_t k = 0; k < nb; ++k) {
+    RigidBody& B = world.bodies[k];
+    const Quat dq = integrate_pose(B, dt);
+    drive_members(B, P);
+    prepare_wall_advance(B, x_old[k], dq, dt, world.walls);
+  }
+}
+
+}  // namespace grainlab
