@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <variant>
 
@@ -183,6 +184,10 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
     c.key = pairs[k].key;
     c.a = std::int32_t(pairs[k].a);
     c.b = std::int32_t(pairs[k].b);
+    // Not yet known: read as "touched last step", so that the first geometry pass after the rebuild
+    // resets the carried history of a pair that no longer touches (the SDEM kernel resets only pairs
+    // that touched last step).
+    c.overlap = std::numeric_limits<double>::infinity();
   }
   carry_history(scratch_, contacts);
   pair_count_ = contacts.size();

@@ -252,8 +252,10 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
     c.effective_radius = ra * rb / (ra + rb);
   };
   if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
+    // History is forgotten on separation; a pair that did not touch last step has none (the detector
+    // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
+    if (!(d > 0) && c.overlap > 0) reset_history(c);
     store_geometry();
-    if (!(d > 0)) reset_history(c);
     return no_wrench(c, out);
   }
   const S3 wa(p.angular_velocity[a]), wb(p.angular_velocity[b]);
@@ -304,7 +306,26 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
 
 }  // namespace
 
-void SdemStepper::compute_forces(World& world) {
+namespace {
+// Kick (v += dt (f/m + g), w += dt tau/I) and drift (x += dt v, q <- normalize(q + dt/2 (0,w) q)) of
+// particle i; fixed particles do not move.
+inline void kick(ParticleStore& p, std::size_t i, double dt, const Vec3& g) {
+  p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
+  p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
+}
+inline void drift(ParticleStore& p, std::size_t i, double dt) {
+  p.position[i] += dt * p.velocity[i];
+  const Vec3& w = p.angular_velocity[i];
+  Quat& q = p.orientation[i];
+  const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
+  q.coeffs() += 0.5 * dt * dq.coeffs();
+  q.normalize();
+}
+}  // namespace
+
+void SdemStepper::compute_forces(World& world) { forces_and_integrate(world, nullptr); }
+
+void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const auto t0 = Clock::now();
   prepare(world);
   build_adjacency(world);
@@ -339,38 +360,54 @@ void SdemStepper::compute_forces(World& world) {
     case SdemNormalLaw::linear: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::linear>{}); break;
   }
 
-  // Stage 3: deterministic gather. Pair contacts through the CSR adjacency (parallel over particles,
-  // each particle sums its own contacts in increasing contact index) ...
+  // Stage 3: deterministic gather, parallel over particles: each particle sums its pair contacts
+  // through the CSR adjacency in increasing contact index, then its wall contacts in list order; with
+  // `kd` it is integrated right away (symplectic Euler: every wrench is final before the gather, and
+  // the gather reads no particle state).
   const std::size_t np = p.size();
+  const std::size_t nw = nc - pairs;
+  wall_offset_.assign(np + 1, 0);
+  wall_entry_.resize(nw);
+  for (std::size_t k = pairs; k < nc; ++k) ++wall_offset_[contacts[k].a + 1];
+  for (std::size_t i = 0; i < np; ++i) wall_offset_[i + 1] += wall_offset_[i];
+  adjacency_fill_.assign(wall_offset_.begin(), wall_offset_.end() - 1);
+  for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
   const ContactWrench* w = wrench_.data();
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+      S3 f, t;
       for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
         const std::uint32_t entry = adjacency_[e];
         const ContactWrench& cw = w[entry >> 1];
         if (entry & 1u) {
-          f -= cw.force;
-          t += cw.torque_b;
+          f -= S3(cw.force);
+          t += S3(cw.torque_b);
         } else {
-          f += cw.force;
-          t += cw.torque_a;
+          f += S3(cw.force);
+          t += S3(cw.torque_a);
         }
       }
-      p.force[i] = f;
-      p.torque[i] = t;
+      for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) {
+        const ContactWrench& cw = w[wall_entry_[e]];
+        f += S3(cw.force);
+        t += S3(cw.torque_a);
+      }
+      f.store(p.force[i]);
+      t.store(p.torque[i]);
+      if (kd && p.inv_mass[i] != 0) {
+        kick(p, i, kd->kick_dt, kd->g);
+        if (kd->drift_dt != 0) drift(p, i, kd->drift_dt);
+      }
     }
   });
-  // ... then the wall contacts serially in list order, which also sums the wall loads (stage 4).
+  // Stage 4: wall loads, serially in list order.
   for (Wall& wall : world.walls) {
     wall.force.setZero();
     wall.torque.setZero();
   }
-  for (std::size_t k = world.pair_contact_count(); k < nc; ++k) {
+  for (std::size_t k = pairs; k < nc; ++k) {
     const Contact& c = contacts[k];
     const ContactWrench& cw = wrench_[k];
-    p.force[c.a] += cw.force;
-    p.torque[c.a] += cw.torque_a;
     Wall& wall = world.walls[c.wall_index()];
     wall.force -= cw.force;
     wall.torque += (c.point - wall.rotation_center).cross(-cw.force) + cw.torque_b;
@@ -378,30 +415,13 @@ void SdemStepper::compute_forces(World& world) {
   world.timers.forces += seconds_since(t0);
 }
 
-namespace {
-// Kick (v += dt (f/m + g), w += dt tau/I) and drift (x += dt v, q <- normalize(q + dt/2 (0,w) q)) of
-// particle i; fixed particles do not move.
-inline void kick(ParticleStore& p, std::size_t i, double dt, const Vec3& g) {
-  p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
-  p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
-}
-inline void drift(ParticleStore& p, std::size_t i, double dt) {
-  p.position[i] += dt * p.velocity[i];
-  const Vec3& w = p.angular_velocity[i];
-  Quat& q = p.orientation[i];
-  const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
-  q.coeffs() += 0.5 * dt * dq.coeffs();
-  q.normalize();
-}
-}  // namespace
-
-void SdemStepper::integrate(World& world, double kick_dt, double drift_dt, const Vec3& g) {
+void SdemStepper::integrate(World& world, const KickDrift& kd) {
   ParticleStore& p = world.particles;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, p.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       if (p.inv_mass[i] == 0) continue;  // fixed
-      kick(p, i, kick_dt, g);
-      if (drift_dt != 0) drift(p, i, drift_dt);
+      kick(p, i, kd.kick_dt, kd.g);
+      if (kd.drift_dt != 0) drift(p, i, kd.drift_dt);
     }
   });
 }
@@ -410,10 +430,10 @@ void SdemStepper::step(World& world) {
   const double dt = settings_.time_step;
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
     world.detect_contacts(false);  // pair geometry: fused into the force stage
-    compute_forces(world);
+    const KickDrift kd{dt, dt, world.gravity.at(world.time)};
+    forces_and_integrate(world, &kd);  // the integration is fused into the gather (timed as forces)
     const auto t0 = Clock::now();
-    integrate(world, dt, dt, world.gravity.at(world.time));
-    sdem_integrate_bodies(world, dt, world.gravity.at(world.time));  // rigid bodies (core/sdem/sdem_bodies.hpp)
+    sdem_integrate_bodies(world, dt, kd.g);  // rigid bodies (core/sdem/sdem_bodies.hpp)
     world.timers.integrate += seconds_since(t0);
   } else {
     if (!world.bodies.empty()) throw InputError("sdem: rigid bodies need integrator = symplectic_euler");
@@ -423,7 +443,7 @@ void SdemStepper::step(World& world) {
       compute_forces(world);
     }
     auto t0 = Clock::now();
-    integrate(world, 0.5 * dt, dt, world.gravity.at(world.time));
+    integrate(world, {0.5 * dt, dt, world.gravity.at(world.time)});
     world.timers.integrate += seconds_since(t0);
     // Walls move with the positions so that the new forces see the new geometry.
     world.advance_walls(dt);
@@ -431,7 +451,7 @@ void SdemStepper::step(World& world) {
     world.detect_contacts(false);
     compute_forces(world);
     t0 = Clock::now();
-    integrate(world, 0.5 * dt, 0, world.gravity.at(world.time + dt));
+    integrate(world, {0.5 * dt, 0, world.gravity.at(world.time + dt)});
     world.timers.integrate += seconds_since(t0);
   }
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {

@@ -139,14 +139,22 @@ class SdemStepper : public Stepper {
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
     return wrench_.capacity() * sizeof(ContactWrench) + pair_constants_.capacity() * sizeof(SdemPairConstants) +
-           (offset_.capacity() + adjacency_.capacity()) * sizeof(std::uint32_t);
+           (offset_.capacity() + adjacency_.capacity() + wall_offset_.capacity() + wall_entry_.capacity() +
+            adjacency_fill_.capacity()) * sizeof(std::uint32_t);
   }
 
  private:
   void prepare(const World& world);
   void build_adjacency(const World& world);
-  /// One pass over the particles: kick by kick_dt, then drift by drift_dt (0: no drift).
-  void integrate(World& world, double kick_dt, double drift_dt, const Vec3& g);
+  /// Kick by kick_dt (v += dt (f/m + g), w += dt tau/I), then drift by drift_dt (0: no drift).
+  struct KickDrift {
+    double kick_dt, drift_dt;
+    Vec3 g;
+  };
+  /// One pass over the particles.
+  void integrate(World& world, const KickDrift& kd);
+  /// compute_forces, and with `kd` each particle integrated as soon as its forces are summed.
+  void forces_and_integrate(World& world, const KickDrift* kd);
 
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
@@ -156,6 +164,8 @@ class SdemStepper : public Stepper {
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;
+  // The same for this step's wall contacts: indices into World::contacts in list order.
+  std::vector<std::uint32_t> wall_offset_, wall_entry_, adjacency_fill_;
   std::uint64_t adjacency_rebuilds_ = ~std::uint64_t(0);
   std::size_t adjacency_pairs_ = 0, adjacency_particles_ = 0;
   bool forces_current_ = false;  ///< velocity Verlet: particle.force holds the forces at the current state
