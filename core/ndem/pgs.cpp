@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <type_traits>
 
 #include <tbb/parallel_for.h>
@@ -140,7 +141,8 @@ struct PgsBody {
   Vec3 v, w;
   double inv_mass, inv_inertia;
 };
-static_assert(sizeof(PgsBody) == 64);
+static_assert(sizeof(PgsBody) == 64 && offsetof(PgsBody, w) == 24 && offsetof(PgsBody, inv_mass) == 48 &&
+              offsetof(PgsBody, inv_inertia) == 56);  // sphere_sweep reads a body as double[8]
 
 template <int NR>
 struct SphereContact {
@@ -253,45 +255,71 @@ struct SphereState {
   }
 };
 
+// Plain scalar code (no Eigen expressions): GCC's inliner otherwise leaves some 3-vector updates as calls
+// in this loop depending on unrelated code around it.
+struct D3 {
+  double x, y, z;
+};
+inline D3 load3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+inline double dot3(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
 template <int NR, bool Residual>
 Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
                    bool cone) {
   Accum acc;
   for (std::size_t k = 0; k < count; ++k) {
     SphereContact<NR>& C = Cs[k];
-    PgsBody& A = Bodies[C.a];
-    PgsBody& B = Bodies[C.b];
+    double* const A = Bodies[C.a].v.data();  // v (0-2), w (3-5), 1/m (6), 1/I (7)
+    double* const B = Bodies[C.b].v.data();
     const double la = C.la, lb = C.lb;
-    const Vec3 dv = A.v - B.v;
-    const Vec3 W = la * A.w + lb * B.w;
+    const D3 n = load3(C.n), t1 = load3(C.t1), t2 = load3(C.t2);
+    const D3 dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
+    const D3 W{la * A[3] + lb * B[3], la * A[4] + lb * B[4], la * A[5] + lb * B[5]};
     SphereState<NR> st;
-    st.m = A.inv_mass + B.inv_mass;
-    st.I = la * la * A.inv_inertia + lb * lb * B.inv_inertia;
-    st.un = C.n.dot(dv);
-    st.v1 = C.t1.dot(dv);
-    st.v2 = C.t2.dot(dv);
-    st.W1 = C.t1.dot(W);
-    st.W2 = C.t2.dot(W);
+    st.m = A[6] + B[6];
+    st.I = la * la * A[7] + lb * lb * B[7];
+    st.un = dot3(n, dv);
+    st.v1 = dot3(t1, dv);
+    st.v2 = dot3(t2, dv);
+    st.W1 = dot3(t1, W);
+    st.W2 = dot3(t2, W);
     if constexpr (NR == 6) {
-      const Vec3 dw = A.w - B.w;
-      st.J = la * A.inv_inertia - lb * B.inv_inertia;
-      st.K = A.inv_inertia + B.inv_inertia;
-      st.r1 = C.t1.dot(dw);
-      st.r2 = C.t2.dot(dw);
-      st.r3 = C.n.dot(dw);
+      const D3 dw{A[3] - B[3], A[4] - B[4], A[5] - B[5]};
+      st.J = la * A[7] - lb * B[7];
+      st.K = A[7] + B[7];
+      st.r1 = dot3(t1, dw);
+      st.r2 = dot3(t2, dw);
+      st.r3 = dot3(n, dw);
     }
     block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
-    const Vec3 F = st.P[0] * C.n + st.P[1] * C.t1 + st.P[2] * C.t2;
-    const Vec3 L = st.P[2] * C.t1 - st.P[1] * C.t2;
-    A.v += A.inv_mass * F;
-    B.v -= B.inv_mass * F;
+    const double pn = st.P[0], p1 = st.P[1], p2 = st.P[2];
+    const D3 F{pn * n.x + p1 * t1.x + p2 * t2.x, pn * n.y + p1 * t1.y + p2 * t2.y, pn * n.z + p1 * t1.z + p2 * t2.z};
+    const D3 L{p2 * t1.x - p1 * t2.x, p2 * t1.y - p1 * t2.y, p2 * t1.z - p1 * t2.z};
+    const double ma = A[6], mb = B[6];
+    A[0] += ma * F.x;
+    A[1] += ma * F.y;
+    A[2] += ma * F.z;
+    B[0] -= mb * F.x;
+    B[1] -= mb * F.y;
+    B[2] -= mb * F.z;
     if constexpr (NR == 6) {
-      const Vec3 T = st.P[3] * C.t1 + st.P[4] * C.t2 + st.P[5] * C.n;
-      A.w += A.inv_inertia * (la * L + T);
-      B.w += B.inv_inertia * (lb * L - T);
+      const double r1 = st.P[3], r2 = st.P[4], tw = st.P[5];
+      const D3 T{r1 * t1.x + r2 * t2.x + tw * n.x, r1 * t1.y + r2 * t2.y + tw * n.y, r1 * t1.z + r2 * t2.z + tw * n.z};
+      const double ia = A[7], ib = B[7];
+      A[3] += ia * (la * L.x + T.x);
+      A[4] += ia * (la * L.y + T.y);
+      A[5] += ia * (la * L.z + T.z);
+      B[3] += ib * (lb * L.x - T.x);
+      B[4] += ib * (lb * L.y - T.y);
+      B[5] += ib * (lb * L.z - T.z);
     } else {
-      A.w += (A.inv_inertia * la) * L;
-      B.w += (B.inv_inertia * lb) * L;
+      const double ia = A[7] * la, ib = B[7] * lb;
+      A[3] += ia * L.x;
+      A[4] += ia * L.y;
+      A[5] += ia * L.z;
+      B[3] += ib * L.x;
+      B[4] += ib * L.y;
+      B[5] += ib * L.z;
     }
   }
   return acc;
