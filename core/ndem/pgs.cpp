@@ -205,6 +205,7 @@ inline void block_update(State& st, double* lam, const double* oid, const double
   };
   pair(std::integral_constant<int, 1>{}, sigma_t, bound[0] * fn, acc.t);
   if constexpr (NR == 6) {
+    st.begin_rolling();
     pair(std::integral_constant<int, 3>{}, sigma_r, bound[1] * fn, acc.r);
     const double o = lam[5];
     const double b = bound[2] * fn;
@@ -215,12 +216,28 @@ inline void block_update(State& st, double* lam, const double* oid, const double
   }
 }
 
-// Contact-local state of a sphere record (see the comment above "PgsBody").
+// Contact-local state of a sphere record (see the comment above "PgsBody"). The rolling components
+// (t1.dw, t2.dw, n.dw with the friction impulses' effect J P) are formed only when the rolling rows start,
+// which keeps them out of registers during the normal and friction rows.
 template <int NR>
 struct SphereState {
-  double un, v1, v2, W1, W2, r1 = 0, r2 = 0, r3 = 0;  // n.dv, t1.dv, t2.dv, t1.W, t2.W, t1.dw, t2.dw, n.dw
-  double m, I, J = 0, K = 0;
-  double P[6] = {0, 0, 0, 0, 0, 0};  // impulses applied per row (normal: scaled)
+  const double* A;                       // body records as double[8]: v, w, 1/m, 1/I
+  const double* B;
+  const Vec3 *n, *t1, *t2;               // contact frame (in the record)
+  double la, lb;
+  double un, v1, v2, W1, W2;             // n.dv, t1.dv, t2.dv, t1.W, t2.W
+  double r1 = 0, r2 = 0, r3 = 0;         // t1.dw, t2.dw, n.dw (rolling rows only)
+  double m, I, K = 0;
+  double P[6] = {0, 0, 0, 0, 0, 0};      // impulses applied per row (normal: scaled)
+  void begin_rolling() {
+    const double dw[3] = {A[3] - B[3], A[4] - B[4], A[5] - B[5]};
+    const Vec3 &nn = *n, &e1 = *t1, &e2 = *t2;
+    const double J = la * A[7] - lb * B[7];
+    K = A[7] + B[7];
+    r1 = (e1[0] * dw[0] + e1[1] * dw[1] + e1[2] * dw[2]) + J * P[2];
+    r2 = (e2[0] * dw[0] + e2[1] * dw[1] + e2[2] * dw[2]) - J * P[1];
+    r3 = nn[0] * dw[0] + nn[1] * dw[1] + nn[2] * dw[2];
+  }
   template <int r>
   double u() const {
     if constexpr (r == 0) return un;
@@ -238,17 +255,13 @@ struct SphereState {
     } else if constexpr (r == 1) {
       v1 += m * p;
       W2 -= I * p;
-      if constexpr (NR == 6) r2 -= J * p;
     } else if constexpr (r == 2) {
       v2 += m * p;
       W1 += I * p;
-      if constexpr (NR == 6) r1 += J * p;
     } else if constexpr (r == 3) {
-      r1 += K * p;
-      W1 += J * p;
+      r1 += K * p;  // (W1 += J p: no later row reads W)
     } else if constexpr (r == 4) {
       r2 += K * p;
-      W2 += J * p;
     } else {
       r3 += K * p;
     }
@@ -276,6 +289,13 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
     const D3 dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
     const D3 W{la * A[3] + lb * B[3], la * A[4] + lb * B[4], la * A[5] + lb * B[5]};
     SphereState<NR> st;
+    st.A = A;
+    st.B = B;
+    st.n = &C.n;
+    st.t1 = &C.t1;
+    st.t2 = &C.t2;
+    st.la = la;
+    st.lb = lb;
     st.m = A[6] + B[6];
     st.I = la * la * A[7] + lb * lb * B[7];
     st.un = dot3(n, dv);
@@ -283,14 +303,6 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
     st.v2 = dot3(t2, dv);
     st.W1 = dot3(t1, W);
     st.W2 = dot3(t2, W);
-    if constexpr (NR == 6) {
-      const D3 dw{A[3] - B[3], A[4] - B[4], A[5] - B[5]};
-      st.J = la * A[7] - lb * B[7];
-      st.K = A[7] + B[7];
-      st.r1 = dot3(t1, dw);
-      st.r2 = dot3(t2, dw);
-      st.r3 = dot3(n, dw);
-    }
     block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
     const double pn = st.P[0], p1 = st.P[1], p2 = st.P[2];
     const D3 F{pn * n.x + p1 * t1.x + p2 * t2.x, pn * n.y + p1 * t1.y + p2 * t2.y, pn * n.z + p1 * t1.z + p2 * t2.z};
@@ -332,6 +344,7 @@ struct GeneralState {
   Vec3 va, wa, vb, wb;
   double ima, iIa, imb, iIb;
   bool has_b;
+  void begin_rolling() {}
   GeneralState(const GeneralContact<NR>& c, const PgsBody* B)
       : C(c), va(B[c.a].v), wa(B[c.a].w), vb(c.b >= 0 ? B[c.b].v : Vec3::Zero()), wb(c.b >= 0 ? B[c.b].w : Vec3::Zero()),
         ima(B[c.a].inv_mass), iIa(B[c.a].inv_inertia), imb(c.b >= 0 ? B[c.b].inv_mass : 0.0),
