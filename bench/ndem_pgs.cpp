@@ -6,7 +6,8 @@
 //   cpu_ns_per_contact_iter  the same from thread CPU time (the step's CPU time x the solve's wall share)
 //   setup_ms, detect_ms  constraint set-up and contact detection per step
 //   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact),
-//   packed_bytes_per_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp)
+//   packed_bytes_per_contact / _per_wall_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp:
+//   particle pairs, walls and other general contacts, bodies)
 // Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
 // report the load average when quoting numbers (cpu_ns_per_contact_iter is per thread of the caller).
 //
@@ -96,6 +97,7 @@ void BM_ndem_step(benchmark::State& state) {
   const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + 10 * sizeof(double) + 18 * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
+  state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
   state.counters["packed_bytes_per_body"] = double(pgs_packed_bytes_per_body);
   state.counters["contact_bytes"] = double(sizeof(Contact));
   state.counters["colours"] = ndem.stats().colours;
