@@ -19,14 +19,6 @@ namespace {
 
 constexpr std::size_t chunk_size = 1024;  // fixed chunking keeps results independent of thread count
 
-Vec3 periodic_delta(Vec3 d, const CollisionSettings& s) {
-  if (s.periodic_axis >= 0) {
-    const double L = s.periodic_hi - s.periodic_lo;
-    d[s.periodic_axis] -= L * std::round(d[s.periodic_axis] / L);
-  }
-  return d;
-}
-
 /// The minimum-image convention needs a period above 4 r_max: then a pair touches through one image
 /// at most and no sphere touches its own image.
 void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
@@ -41,17 +33,6 @@ void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
 }
 
 }  // namespace
-
-void sphere_sphere(const ParticleStore& p, const CollisionSettings& settings, Contact& c) {
-  const Vec3 d = periodic_delta(p.position[c.a] - p.position[c.b], settings);
-  const double dist = d.norm();
-  const double ra = p.radius[c.a], rb = p.radius[c.b];
-  c.normal = dist > 0 ? Vec3(d / dist) : Vec3::UnitZ();
-  c.overlap = ra + rb - dist;
-  // Contact point: middle of the overlap region, measured from a.
-  c.point = p.position[c.a] - (ra - 0.5 * c.overlap) * c.normal;
-  c.effective_radius = ra * rb / (ra + rb);
-}
 
 bool ContactDetector::needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const {
   if (!valid_ || reference_position_.size() != particles.size()) return true;
@@ -120,70 +101,95 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   };
   auto linear = [&](const Eigen::Array3i& c) { return std::size_t(c[0]) + dims[0] * (std::size_t(c[1]) + dims[1] * std::size_t(c[2])); };
 
-  // Counting sort of particle indices by cell.
+  // Counting sort of particle indices by cell; positions and radii copied in cell order so that the
+  // search below streams contiguous memory.
   const std::size_t ncell = std::size_t(dims[0]) * dims[1] * dims[2];
-  std::vector<std::uint32_t> cell_index(n), start(ncell + 1, 0), order(n);
+  std::vector<std::uint32_t> cell_index(n), start(ncell + 1, 0);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) cell_index[i] = std::uint32_t(linear(cell_of(p.position[i])));
   });
   for (std::size_t i = 0; i < n; ++i) ++start[cell_index[i] + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
+  struct Sorted {
+    Vec3 x;
+    double r;
+    std::uint32_t index;
+  };
+  std::vector<Sorted> sorted(n);
   {
     std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) order[fill[cell_index[i]]++] = std::uint32_t(i);
+    for (std::size_t i = 0; i < n; ++i) sorted[fill[cell_index[i]]++] = {p.position[i], p.radius[i], std::uint32_t(i)};
   }
 
-  // Candidate pairs: for each particle, neighbours with a larger index in the 27 surrounding cells.
-  const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
-  std::vector<std::vector<Contact>> found(nchunks);
+  // Candidate pairs: each cell with itself and with 13 of its 26 neighbours (the half stencil: every
+  // neighbouring pair of cells once). With fewer than 3 cells along the periodic axis a neighbour can
+  // be reached twice; the sort below removes such duplicates. Fixed cell chunks, concatenated in order.
+  struct Pair {
+    std::uint64_t key;
+    std::uint32_t a, b;
+  };
+  static constexpr int stencil[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
+                                         {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},  {-1, 1, 1}, {0, 1, 1},   {1, 1, 1}};
+  const double skin = skin_;
+  const std::size_t cells_per_chunk = std::max<std::size_t>(1, ncell * chunk_size / std::max<std::size_t>(n, 1));
+  const std::size_t nchunks = (ncell + cells_per_chunk - 1) / cells_per_chunk;
+  std::vector<std::vector<Pair>> found(nchunks);
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     auto& out = found[chunk];
-    const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
-    for (std::size_t i = chunk * chunk_size; i < end; ++i) {
-      const Eigen::Array3i ci = cell_of(p.position[i]);
-      for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-          for (int dx = -1; dx <= 1; ++dx) {
-            Eigen::Array3i cj = ci + Eigen::Array3i(dx, dy, dz);
-            bool skip = false;
-            for (int k = 0; k < 3; ++k) {
-              if (k == settings.periodic_axis) {
-                cj[k] = ((cj[k] % dims[k]) + dims[k]) % dims[k];
-              } else if (cj[k] < 0 || cj[k] >= dims[k]) {
-                skip = true;
-              }
-            }
-            if (skip) continue;
-            const std::size_t lc = linear(cj);
-            for (std::uint32_t s = start[lc]; s < start[lc + 1]; ++s) {
-              const std::uint32_t j = order[s];
-              if (j <= i) continue;
-              const Vec3 d = periodic_delta(p.position[i] - p.position[j], settings);
-              const double reach = p.radius[i] + p.radius[j] + skin_;
-              if (d.squaredNorm() > reach * reach) continue;
-              Contact c;
-              c.a = std::int32_t(i);
-              c.b = std::int32_t(j);
-              c.key = pair_key(p.id[i], p.id[j]);
-              out.push_back(c);
-            }
-          }
+    auto test = [&](const Sorted& u, const Sorted& v) {
+      const Vec3 d = periodic_delta(u.x - v.x, settings);
+      const double reach = u.r + v.r + skin;
+      if (d.squaredNorm() > reach * reach) return;
+      const std::uint32_t a = std::min(u.index, v.index), b = std::max(u.index, v.index);
+      out.push_back({pair_key(p.id[a], p.id[b]), a, b});
+    };
+    const std::size_t end = std::min(ncell, (chunk + 1) * cells_per_chunk);
+    for (std::size_t lc = chunk * cells_per_chunk; lc < end; ++lc) {
+      const std::uint32_t s0 = start[lc], s1 = start[lc + 1];
+      if (s0 == s1) continue;
+      for (std::uint32_t s = s0; s < s1; ++s)
+        for (std::uint32_t t = s + 1; t < s1; ++t) test(sorted[s], sorted[t]);
+      const Eigen::Array3i ci(int(lc % dims[0]), int(lc / dims[0] % dims[1]), int(lc / (std::size_t(dims[0]) * dims[1])));
+      for (const auto& o : stencil) {
+        Eigen::Array3i cj = ci + Eigen::Array3i(o[0], o[1], o[2]);
+        bool skip = false;
+        for (int k = 0; k < 3; ++k) {
+          if (k == settings.periodic_axis)
+            cj[k] = ((cj[k] % dims[k]) + dims[k]) % dims[k];
+          else if (cj[k] < 0 || cj[k] >= dims[k])
+            skip = true;
+        }
+        if (skip) continue;
+        const std::size_t lj = linear(cj);
+        if (lj == lc) continue;  // a period of one cell: the cell itself is done above
+        for (std::uint32_t s = s0; s < s1; ++s)
+          for (std::uint32_t t = start[lj]; t < start[lj + 1]; ++t) test(sorted[s], sorted[t]);
+      }
     }
   });
-  std::size_t total = 0;
-  for (auto& f : found) total += f.size();
-  contacts.reserve(total);
-  for (auto& f : found) contacts.insert(contacts.end(), f.begin(), f.end());
-  // Small periodic boxes (fewer than 3 cells) can visit a neighbour cell twice: remove duplicates.
-  std::sort(contacts.begin(), contacts.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-  contacts.erase(std::unique(contacts.begin(), contacts.end(), [](const Contact& x, const Contact& y) { return x.key == y.key; }),
-                 contacts.end());
+  std::vector<Pair> pairs;
+  {
+    std::size_t total = 0;
+    for (auto& f : found) total += f.size();
+    pairs.reserve(total);
+    for (auto& f : found) pairs.insert(pairs.end(), f.begin(), f.end());
+  }
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.key < y.key; });
+  pairs.erase(std::unique(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.key == y.key; }), pairs.end());
+  contacts.resize(pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    Contact& c = contacts[k];
+    c = Contact{};
+    c.key = pairs[k].key;
+    c.a = std::int32_t(pairs[k].a);
+    c.b = std::int32_t(pairs[k].b);
+  }
   carry_history(scratch_, contacts);
   pair_count_ = contacts.size();
 }
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
-                             std::vector<Contact>& contacts) {
+                             std::vector<Contact>& contacts, bool pair_geometry) {
   // Default skin: 10 % of the mean radius.
   if (settings.skin > 0) {
     skin_ = settings.skin;
@@ -194,7 +200,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   }
   // Last step's wall contacts, kept for their history.
   const std::size_t pairs = std::min(pair_count_, contacts.size());
-  std::vector<Contact> old_walls(contacts.begin() + pairs, contacts.end());
+  old_walls_.assign(contacts.begin() + pairs, contacts.end());
   contacts.resize(pairs);
   if (needs_rebuild(p, settings)) {
     if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
@@ -202,57 +208,56 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   }
 
   // Narrow phase for the pair candidates, in place.
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pair_count_, chunk_size), [&](const auto& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      Contact& c = contacts[k];
-      sphere_sphere(p, settings, c);
-      if (c.overlap <= 0) {  // separated: forget the history
-        c.age = 0;
-        c.tangential_spring.setZero();
-        c.rolling_spring.setZero();
-        c.tangent.setZero();
-        c.lambda = {};
+  if (pair_geometry)
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pair_count_, chunk_size), [&](const auto& r) {
+      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+        Contact& c = contacts[k];
+        sphere_sphere(p, settings, c);
+        if (c.overlap <= 0) reset_history(c);  // separated: forget the history
       }
-    }
-  });
+    });
 
   // Wall contacts: recomputed every step (walls are few), keyed by particle id, wall and feature.
-  std::vector<Contact> wall_contacts;
+  // Per chunk of particles, wall by wall; infinite planes (the common container walls) reject a
+  // particle with one dot product, the same expression as collide(PlaneShape), so the decision is
+  // bit-identical to the full call.
+  std::vector<Contact>& wall_contacts = wall_scratch_;
+  wall_contacts.clear();
   if (!walls.empty()) {
     const std::size_t n = p.size();
     const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
     std::vector<std::vector<Contact>> found(nchunks);
     tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
       std::vector<WallHit> hits;
-      const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
-      for (std::size_t i = chunk * chunk_size; i < end; ++i) {
-        for (std::size_t w = 0; w < walls.size(); ++w) {
-          // Fast reject for infinite planes (the common box walls): the same expression as
-          // collide(PlaneShape), so the decision is bit-identical to the full call below.
-          if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
-            const double distance = (p.position[i] - plane->point).dot(plane->normal);
-            if (p.radius[i] - distance <= 0) continue;
-          }
-          hits.clear();
-          collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
-          for (const WallHit& h : hits) {
-            if (h.overlap <= 0) continue;
-            Contact c;
-            c.key = wall_key(p.id[i], std::uint16_t(w), h.feature);
-            c.a = std::int32_t(i);
-            c.b = -1 - std::int32_t(w);
-            c.normal = h.normal;
-            c.point = h.point;
-            c.overlap = h.overlap;
-            c.effective_radius = p.radius[i];
-            found[chunk].push_back(c);
-          }
+      const std::size_t begin = chunk * chunk_size, end = std::min(n, begin + chunk_size);
+      auto collide_one = [&](std::size_t i, std::size_t w) {
+        hits.clear();
+        collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
+        for (const WallHit& h : hits) {
+          if (h.overlap <= 0) continue;
+          Contact& c = found[chunk].emplace_back();
+          c.key = wall_key(p.id[i], std::uint16_t(w), h.feature);
+          c.a = std::int32_t(i);
+          c.b = -1 - std::int32_t(w);
+          c.normal = h.normal;
+          c.point = h.point;
+          c.overlap = h.overlap;
+          c.effective_radius = p.radius[i];
+        }
+      };
+      for (std::size_t w = 0; w < walls.size(); ++w) {
+        if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
+          const Vec3 point = plane->point, normal = plane->normal;
+          for (std::size_t i = begin; i < end; ++i)
+            if (p.radius[i] - (p.position[i] - point).dot(normal) > 0) collide_one(i, w);
+        } else {
+          for (std::size_t i = begin; i < end; ++i) collide_one(i, w);
         }
       }
     });
     for (auto& f : found) wall_contacts.insert(wall_contacts.end(), f.begin(), f.end());
     std::sort(wall_contacts.begin(), wall_contacts.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-    carry_history(old_walls, wall_contacts);  // both sorted by key
+    carry_history(old_walls_, wall_contacts);  // both sorted by key
   }
   stats_.candidates = pair_count_;
   stats_.wall_contacts = wall_contacts.size();

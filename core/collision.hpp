@@ -9,6 +9,7 @@
 //
 // Threading: grid build and narrow phase are TBB parallel over fixed-size chunks whose results are
 // concatenated in chunk order, so the list is identical for any thread count.
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -44,8 +45,11 @@ class ContactDetector {
  public:
   /// Updates `contacts` for the current positions (see file comment). Returns nothing; `pair_count()`
   /// tells where the wall contacts start.
+  /// With `pair_geometry` false the pair candidates keep last step's geometry: the caller computes it
+  /// (sphere_sphere) and resets the history of separated pairs itself, fused with its own pass over the
+  /// pairs (the SDEM force kernel does; one pass over the contact list instead of two).
   void update(const ParticleStore& particles, const std::vector<Wall>& walls, const CollisionSettings& settings,
-              std::vector<Contact>& contacts);
+              std::vector<Contact>& contacts, bool pair_geometry = true);
 
   std::size_t pair_count() const { return pair_count_; }
   const CollisionStats& stats() const { return stats_; }
@@ -53,7 +57,8 @@ class ContactDetector {
   void invalidate() { valid_ = false; }
   /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
   std::size_t memory_bytes() const {
-    return reference_position_.capacity() * sizeof(Vec3) + scratch_.capacity() * sizeof(Contact);
+    return reference_position_.capacity() * sizeof(Vec3) +
+           (scratch_.capacity() + old_walls_.capacity() + wall_scratch_.capacity()) * sizeof(Contact);
   }
   /// Copy of the detector state (for checkpoints).
   DetectorState state() const { return {valid_, reference_position_, pair_count_, skin_, stats_}; }
@@ -75,10 +80,61 @@ class ContactDetector {
   std::size_t pair_count_ = 0;
   double skin_ = 0;
   CollisionStats stats_;
-  std::vector<Contact> scratch_;
+  std::vector<Contact> scratch_;     ///< previous candidates during a rebuild
+  std::vector<Contact> old_walls_;   ///< last step's wall contacts during an update (their history)
+  std::vector<Contact> wall_scratch_;
 };
 
-/// Geometry of a particle pair (normal from b to a, overlap, contact point, R*) written into c.
-void sphere_sphere(const ParticleStore& p, const CollisionSettings& settings, Contact& c);
+/// a - b with the minimum-image convention along the periodic axis, if any.
+inline Vec3 periodic_delta(Vec3 d, const CollisionSettings& s) {
+  if (s.periodic_axis >= 0) {
+    const double L = s.periodic_hi - s.periodic_lo;
+    d[s.periodic_axis] -= L * std::round(d[s.periodic_axis] / L);
+  }
+  return d;
+}
+
+/// Geometry of a particle pair: normal from b to a, overlap, contact point (middle of the overlap
+/// region, measured from a) and R*.
+struct PairGeometry {
+  Vec3 normal;
+  double overlap;
+  Vec3 point;
+  double effective_radius;
+
+  void store(Contact& c) const {
+    c.normal = normal;
+    c.overlap = overlap;
+    c.point = point;
+    c.effective_radius = effective_radius;
+  }
+};
+
+inline PairGeometry pair_geometry(const ParticleStore& p, const CollisionSettings& settings, int a, int b) {
+  const Vec3 xa = p.position[a];
+  const Vec3 d = periodic_delta(xa - p.position[b], settings);
+  const double dist = d.norm();
+  const double ra = p.radius[a], rb = p.radius[b];
+  PairGeometry g;
+  g.normal = dist > 0 ? Vec3((1.0 / dist) * d) : Vec3::UnitZ();
+  g.overlap = ra + rb - dist;
+  g.point = xa - (ra - 0.5 * g.overlap) * g.normal;
+  g.effective_radius = ra * rb / (ra + rb);
+  return g;
+}
+
+/// Writes the geometry of pair contact c (normal, overlap, point, R*) into c.
+inline void sphere_sphere(const ParticleStore& p, const CollisionSettings& settings, Contact& c) {
+  pair_geometry(p, settings, c.a, c.b).store(c);
+}
+
+/// Forgets what a pair remembers once it no longer touches.
+inline void reset_history(Contact& c) {
+  c.age = 0;
+  c.tangential_spring.setZero();
+  c.rolling_spring.setZero();
+  c.tangent.setZero();
+  c.lambda = {};
+}
 
 }  // namespace grainlab

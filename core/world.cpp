@@ -36,9 +36,9 @@ std::size_t World::add_wall(Wall w) {
   return walls.size() - 1;
 }
 
-void World::detect_contacts() {
+void World::detect_contacts(bool pair_geometry) {
   const auto t0 = std::chrono::steady_clock::now();
-  detector.update(particles, walls, collision, contacts);
+  detector.update(particles, walls, collision, contacts, pair_geometry);
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 

@@ -48,8 +48,8 @@ class World {
                          const Vec3& w = Vec3::Zero());
   std::size_t add_wall(Wall w);
 
-  /// Runs contact detection (timed into timers.collision).
-  void detect_contacts();
+  /// Runs contact detection (timed into timers.collision); `pair_geometry`: see ContactDetector::update.
+  void detect_contacts(bool pair_geometry = true);
   /// First index of the wall contacts in `contacts`.
   std::size_t pair_contact_count() const { return detector.pair_count(); }
   /// Moves kinematic walls by dt.

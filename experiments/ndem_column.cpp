@@ -1,14 +1,44 @@
 // Experiment ndem_column: a 1D column of spheres resting on a floor, stepped with the NDEM engine
 // (Paper I 000 l.685/723: Hertz column; Paper IV 000 l.1625-1660: column height error vs N_it and
 // warm starting). Metrics are documented in docs/ndem.md.
+#include <chrono>
 #include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
 
+#include <fmt/format.h>
+
+#include "core/error.hpp"
 #include "core/hertz.hpp"
+#include "core/io/contact_histogram.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "experiments/experiment.hpp"
 
 namespace grainlab {
 namespace {
+
+// Contact histogram observer from the histogram_* parameters (docs/io.md); null when histogram_bins = 0.
+std::unique_ptr<io::ContactHistogramObserver> histogram_observer(const Parameters& p) {
+  const int bins = int(p.integer("histogram_bins"));
+  if (bins == 0) return nullptr;
+  io::ContactHistogramSettings h;
+  auto axis = [bins](double lo, double hi, const char* name) {
+    if (lo > hi)
+      throw InputError(fmt::format("ndem_column: histogram_{0}_min = {1} > histogram_{0}_max = {2} (equal values "
+                                   "select automatic binning)", name, lo, hi));
+    io::HistogramAxis a;
+    a.bins = bins;
+    a.automatic = lo == hi;
+    a.lower = lo;
+    a.upper = hi;
+    return a;
+  };
+  h.overlap = axis(p.real("histogram_overlap_min"), p.real("histogram_overlap_max"), "overlap");
+  h.normal_velocity = axis(p.real("histogram_velocity_min"), p.real("histogram_velocity_max"), "velocity");
+  h.overlap_unit = io::parse_overlap_unit(p.text("histogram_overlap_unit"));
+  return std::make_unique<io::ContactHistogramObserver>(h, std::uint64_t(p.integer("histogram_every")));
+}
 
 RunResult run_column(const Parameters& p, RunContext& ctx) {
   const int n = int(p.integer("count"));
@@ -36,15 +66,39 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   s.warm_start = parse_warm_start(p.text("warm_start"));
   s.residual_tolerance = p.real("residual_tolerance");
   s.impact_velocity = p.real("impact_velocity");
+  s.model_warm_start_factor = p.real("model_warm_start_factor");
+  const std::string on_instability = p.text("on_instability");
+  if (on_instability != "fail" && on_instability != "record")
+    throw InputError(fmt::format("ndem_column: on_instability = '{}' is invalid (fail, record)", on_instability));
   NdemStepper ndem(s);
+  const auto histograms = histogram_observer(p);
   const int steps = int(std::ceil(p.real("duration") / s.time_step));
   const int tail = std::max(1, steps / 10);
   double iterations_sum = 0;
-  TimeSeries height{{"t", "height_error"}, {}};
-  for (int k = 0; k < steps; ++k) {
-    ndem.step(w);
-    if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
-    if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
+  try {
+    for (int k = 0; k < steps; ++k) {
+      ndem.step(w);
+      if (histograms) {
+        const auto t0 = std::chrono::steady_clock::now();
+        histograms->observe(w);
+        w.timers.observers += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }
+      if (k >= steps - tail) iterations_sum += ndem.stats().iterations_used;
+      if (ctx.progress && k % 100 == 0) ctx.progress(double(k) / steps);
+    }
+  } catch (const InstabilityError&) {
+    if (on_instability == "fail") throw;
+    // Recorded instead of failing the run (a study that maps where a method diverges): accuracy metrics
+    // are NaN (never "reached" by a min_reaching derived quantity), `diverged` = 1 at `diverged_time`.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    RunResult out;
+    for (const char* k : {"max_overlap_error_over_d", "mean_overlap_error", "height_error", "bottom_force_over_weight",
+                          "iterations_used"})
+      out.metrics[k] = nan;
+    out.metrics["solve_seconds"] = w.timers.solve;
+    out.metrics["diverged"] = 1;
+    out.metrics["diverged_time"] = w.time;
+    return out;
   }
   // Hertz overlaps: contact j (0 = floor) carries (n - j) m g; R* = d/2 at the floor, d/4 between spheres.
   const double mg = w.particles.mass[0] * -w.gravity.g.z();
@@ -66,6 +120,14 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   out.metrics["bottom_force_over_weight"] = -w.walls[0].force.z() / (n * mg);
   out.metrics["iterations_used"] = iterations_sum / tail;
   out.metrics["solve_seconds"] = w.timers.solve;
+  out.metrics["diverged"] = 0;
+  out.metrics["diverged_time"] = std::numeric_limits<double>::quiet_NaN();
+  if (histograms) {
+    if (histograms->samples() == 0 || histograms->last().step != w.step) histograms->sample(w);  // final state
+    out.series["contact_histogram_overlap"] = TimeSeries{io::histogram_columns(), histograms->overlap_rows()};
+    out.series["contact_histogram_normal_velocity"] =
+        TimeSeries{io::histogram_columns(), histograms->normal_velocity_rows()};
+  }
   return out;
 }
 
@@ -90,7 +152,23 @@ const ExperimentRegistration reg{Experiment{
             {"warm_start", ParamType::text, "", std::string("cold"), {}, {},
              "cold | history | history_normal_only | history_no_velocity_update | model"},
             {"impact_velocity", ParamType::real, "m/s", 0.05, -1.0, 1e3, "v_imp (< 0: rule 0.02 d / dt)"},
+            {"model_warm_start_factor", ParamType::real, "-", -1.0, -1.0, 100.0,
+             "prefactor f of Paper IV Eq. 9 for warm_start = model; < 0: 1/e_H = 4/5 (the paper prints 5/4)"},
+            {"on_instability", ParamType::text, "", std::string("fail"), {}, {},
+             "fail: a diverging run fails; record: it returns diverged = 1 and NaN accuracy metrics"},
             {"duration", ParamType::real, "s", 2.0, 0.0, 1e4, "simulated time"},
+            {"histogram_bins", ParamType::integer, "-", std::int64_t(0), 0.0, 1e6,
+             "contact histograms (overlap, normal velocity) with this many bins; 0 = off"},
+            {"histogram_every", ParamType::integer, "-", std::int64_t(0), 0.0, 1e9,
+             "sample the histograms every k steps (time series); 0 = final state only"},
+            {"histogram_overlap_min", ParamType::real, "d or m", 0.0, -1e3, 1e3,
+             "overlap histogram range; min = max: automatic (per sample)"},
+            {"histogram_overlap_max", ParamType::real, "d or m", 0.0, -1e3, 1e3, "see histogram_overlap_min"},
+            {"histogram_overlap_unit", ParamType::text, "", std::string("d"), {}, {},
+             "overlap in units of the contact diameter (d) or in metres (m)"},
+            {"histogram_velocity_min", ParamType::real, "m/s", 0.0, -1e6, 1e6,
+             "normal-velocity histogram range (u_n > 0 separating); min = max: automatic"},
+            {"histogram_velocity_max", ParamType::real, "m/s", 0.0, -1e6, 1e6, "see histogram_velocity_min"},
         },
     .run = run_column}};
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -20,26 +21,39 @@ bool Analysis::passed() const {
   return std::none_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) { return v.verdict == "fail"; });
 }
 
-bool Row::matches(const std::map<std::string, ParamValue>& where) const {
-  for (const auto& [k, v] : where) {
+bool Row::matches(const Where& where) const {
+  auto equal = [this](const std::string& k, const ParamValue& v) {
     if (auto s = std::get_if<std::string>(&v)) {
       auto it = text.find(k);
-      if (it == text.end() || it->second != *s) return false;
-      continue;
+      return it != text.end() && it->second == *s;
     }
     double x = 0;
     if (auto d = std::get_if<double>(&v)) x = *d;
     else if (auto i = std::get_if<std::int64_t>(&v)) x = double(*i);
     else if (auto b = std::get_if<bool>(&v)) x = *b ? 1 : 0;
     auto it = num.find(k);
-    if (it == num.end() || std::abs(it->second - x) > 1e-12 * std::max(1.0, std::abs(x))) return false;
-  }
+    return it != num.end() && std::abs(it->second - x) <= 1e-12 * std::max(1.0, std::abs(x));
+  };
+  for (const auto& [k, values] : where)
+    if (std::none_of(values.begin(), values.end(), [&](const ParamValue& v) { return equal(k, v); })) return false;
   return true;
 }
 
 std::vector<std::map<std::string, std::string>> read_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ifstream file(path);
+  if (!file) throw std::runtime_error("cannot read " + path);
+  // Lines starting with '#' before the header are a comment block (validation/README.md): skipped whole,
+  // so that quotes or commas inside them do not reach the parser.
+  std::stringstream in;
+  {
+    std::string line;
+    bool header = false;
+    while (std::getline(file, line)) {
+      if (!header && !line.empty() && line[0] == '#') continue;
+      header = true;
+      in << line << '\n';
+    }
+  }
   std::vector<std::vector<std::string>> records;
   std::vector<std::string> rec;
   std::string field;
@@ -75,7 +89,7 @@ std::vector<std::map<std::string, std::string>> read_csv(const std::string& path
 
 namespace {
 
-std::vector<const Row*> select(const std::vector<Row>& rows, const Item& item, const std::map<std::string, ParamValue>& where) {
+std::vector<const Row*> select(const std::vector<Row>& rows, const Item& item, const Where& where) {
   std::vector<const Row*> out;
   for (const auto& r : rows)
     if (r.status == "ok" && r.matches(where)) out.push_back(&r);
@@ -198,6 +212,61 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
   (void)study;
 }
 
+/// Largest deviation of x from a reference column y: relative where y != 0, absolute where y == 0 (a
+/// relative deviation from 0 means nothing).
+struct DeviationSummary {
+  double relative = 0, absolute_at_zero = 0;
+  int nonzero = 0, zero = 0;
+  void add(double x, double y) {
+    if (y != 0) {
+      ++nonzero;
+      relative = std::max(relative, std::abs(x - y) / std::abs(y));
+    } else {
+      ++zero;
+      absolute_at_zero = std::max(absolute_at_zero, std::abs(x));
+    }
+  }
+  std::string text() const {
+    std::string out;
+    if (nonzero) out = fmt::format("largest relative deviation {:.3g}", relative);
+    if (zero)
+      out += fmt::format("{}largest absolute deviation {:.3g} where the reference is 0 ({} run{})", out.empty() ? "" : "; ",
+                         absolute_at_zero, zero, zero == 1 ? "" : "s");
+    return out;
+  }
+};
+
+/// Errata a check names in a reference file (`reference_file`, `errata` = quantity cells; columns
+/// quantity, printed, recomputed, source, lines, claim_id of validation/README.md) go to the report's errata
+/// section, with our value of the check's `quantity` (named, as it may be another quantity than the
+/// erratum's) where the check selects one.
+void add_reference_errata(Analysis& a, const Item& c, const std::string& source_root) {
+  if (!c.has("errata")) return;
+  const std::string file = c.text("reference_file");
+  const auto rows = read_csv((fs::path(source_root) / file).string());
+  std::string ours;
+  if (c.has("quantity")) {
+    try {
+      ours = fmt::format("{} = {:.6g} (check {})", c.text("quantity"), scalar_or_column(a, c, c.text("quantity")), c.name);
+    } catch (const std::exception&) {
+      ours = "";  // several runs or none: no single value of ours to show
+    }
+  }
+  auto cell = [](const std::map<std::string, std::string>& row, const std::string& k) {
+    auto it = row.find(k);
+    return it == row.end() ? std::string() : it->second;
+  };
+  for (const auto& q : c.texts("errata")) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return cell(row, "quantity") == q; });
+    if (it == rows.end()) throw std::runtime_error(fmt::format("erratum '{}' not found in {}", q, file));
+    const auto& row = *it;
+    std::string where = c.text("source").empty() ? file : c.text("source");
+    where += fmt::format(" (seed {} line {})", cell(row, "source"), cell(row, "lines"));
+    std::string note = fmt::format("{}; check {}; {}", cell(row, "claim_id"), c.name, file);
+    a.errata.push_back({where, q, cell(row, "printed"), cell(row, "recomputed"), ours, note});
+  }
+}
+
 void evaluate_check(Analysis& a, const Item& c, const std::string& source_root) {
   Verdict v = cite(c);
   auto pass = [&](bool ok, std::string detail) {
@@ -217,29 +286,62 @@ void evaluate_check(Analysis& a, const Item& c, const std::string& source_root) 
   } else if (c.kind == "columns_within") {
     const double tol = c.number("tolerance", 0), rel = c.number("rel_tolerance", 0);
     int bad = 0, n = 0;
-    double worst = 0;
+    DeviationSummary dev;
     std::string first_bad;
     for (const Row* r : select(a.rows, c, where)) {
       const double x = get(*r, c.text("a")), y = get(*r, c.text("b"));
       const double allowed = std::max(tol, rel * std::abs(y));
       ++n;
-      worst = std::max(worst, std::abs(x - y) / std::max(std::abs(y), 1e-300));
+      dev.add(x, y);
       if (!(std::abs(x - y) <= allowed)) {
         if (!bad) first_bad = fmt::format("; first outside: run {} {} = {:.6g} vs {} = {:.6g}", r->key, c.text("a"), x, c.text("b"), y);
         ++bad;
       }
     }
     if (!n) v.verdict = "not reproduced", v.detail = "no successful run";
-    else pass(bad == 0, fmt::format("{} of {} runs within tolerance (largest relative deviation {:.3g}){}", n - bad, n, worst, first_bad));
+    else pass(bad == 0, fmt::format("{} of {} runs within tolerance ({}){}", n - bad, n, dev.text(), first_bad));
+  } else if (c.kind == "bounds") {
+    const std::string q = c.text("quantity");
+    const double lo = c.number("min", -std::numeric_limits<double>::infinity());
+    const double hi = c.number("max", std::numeric_limits<double>::infinity());
+    const auto rows = select(a.rows, c, where);
+    int bad = 0;
+    double smallest = std::numeric_limits<double>::infinity(), largest = -smallest;
+    std::string outside;
+    for (const Row* r : rows) {
+      const double x = get(*r, q);
+      smallest = std::min(smallest, x);
+      largest = std::max(largest, x);
+      if (!(x >= lo && x <= hi)) {
+        ++bad;
+        if (outside.size() < 300) outside += fmt::format(" run {}: {:.6g};", r->key, x);
+      }
+    }
+    const int expected = c.has("count") ? int(c.number("count", 0)) : -1;
+    if (rows.empty()) {
+      v.verdict = "not reproduced";
+      v.detail = "no successful run matches `where`";
+    } else if (expected >= 0 && int(rows.size()) != expected) {
+      pass(false, fmt::format("`where` selects {} successful runs, expected {} (a run failed or is missing)", rows.size(), expected));
+    } else {
+      const std::string unit = c.text("unit").empty() ? "" : " " + c.text("unit");
+      const std::string range = !c.has("max")   ? fmt::format(">= {}{}", lo, unit)
+                                : !c.has("min") ? fmt::format("<= {}{}", hi, unit)
+                                                : fmt::format("in [{}, {}]{}", lo, hi, unit);
+      pass(bad == 0, fmt::format("{} of {} runs have {} {} (values {:.6g} ... {:.6g}){}", rows.size() - bad, rows.size(), q, range,
+                                 smallest, largest, bad ? "; outside:" + outside : ""));
+    }
   } else if (c.kind == "ratio_bounds") {
     const double r = a.scalars.at(c.text("numerator")) / a.scalars.at(c.text("denominator"));
     const double lo = c.number("min", -std::numeric_limits<double>::infinity()), hi = c.number("max", std::numeric_limits<double>::infinity());
     pass(r >= lo && r <= hi, fmt::format("ratio {:.4g}, allowed [{}, {}]", r, lo, hi));
   } else if (c.kind == "monotone" || c.kind == "saturating" || c.kind == "scaling") {
     const auto pts = curve(select(a.rows, c, where), c.text("x"), c.text("y"));
-    if (pts.size() < 3) {
+    // A monotone check may compare as few as 2 points (min_points, e.g. a pair of Table I rows).
+    const std::size_t min_points = c.kind == "monotone" ? std::size_t(c.number("min_points", 3)) : 3;
+    if (pts.size() < min_points) {
       v.verdict = "not reproduced";
-      v.detail = fmt::format("{} sweep points; a trend needs at least 3", pts.size());
+      v.detail = fmt::format("{} sweep points; this check needs at least {}", pts.size(), min_points);
     } else if (c.kind == "monotone") {
       const bool inc = c.text("direction", "increasing") == "increasing", strict = c.flag("strict", false);
       bool ok = true;
@@ -312,6 +414,7 @@ void evaluate_check(Analysis& a, const Item& c, const std::string& source_root) 
     else pass(bad == 0, fmt::format("{} of {} cells agree at the printed precision ({} errata cells compared with their recomputed value){}",
                                     n - bad, n, errata, bad ? ";" + failures : ""));
   }
+  add_reference_errata(a, c, source_root);
   a.verdicts.push_back(std::move(v));
 }
 

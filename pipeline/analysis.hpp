@@ -16,7 +16,7 @@ struct Row {
   std::string key, status, message;
   std::map<std::string, double> num;       ///< numeric parameters, metrics, derived columns
   std::map<std::string, std::string> text; ///< text parameters
-  bool matches(const std::map<std::string, ParamValue>& where) const;
+  bool matches(const Where& where) const;  ///< every key equals one of its listed values
 };
 
 struct Verdict {

@@ -1,6 +1,7 @@
 // gnuplot figures (see plot.hpp).
 #include "pipeline/plot.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -75,8 +76,10 @@ std::vector<std::string> write_plots(const Study& study, const Analysis& a, cons
       const std::string err = r.text("error");
       for (const auto& row : rows) {
         bool match = true;
-        for (const auto& [k, v] : where)
-          match = match && row.count(k) && row.at(k) == (std::holds_alternative<std::string>(v) ? std::get<std::string>(v) : to_string(v));
+        for (const auto& [k, values] : where)
+          match = match && row.count(k) && std::any_of(values.begin(), values.end(), [&](const ParamValue& v) {
+                    return row.at(k) == (std::holds_alternative<std::string>(v) ? std::get<std::string>(v) : to_string(v));
+                  });
         if (!match) continue;
         dat << row.at(r.text("x")) << " " << row.at(r.text("y")) << " " << (err.empty() ? "0" : row.at(err)) << "\n";
       }

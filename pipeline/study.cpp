@@ -3,6 +3,7 @@
 // Reads: the study file and the reference files it names (existence only). Single-threaded.
 #include "pipeline/study.hpp"
 
+#include "pipeline/analysis.hpp"
 #include "pipeline/fit.hpp"
 
 #include <algorithm>
@@ -136,6 +137,9 @@ struct KindRule {
 };
 
 const std::set<std::string> kCiteKeys = {"id", "kind", "claim", "paper", "source", "seed", "lines", "description"};
+// Any check may list errata recorded in a reference file (validation/*.csv with columns quantity, printed,
+// recomputed, ...): `reference_file` and `errata` = the `quantity` cells of those rows.
+const std::set<std::string> kErrataKeys = {"reference_file", "errata"};
 
 std::map<std::string, KindRule> derived_rules() {
   return {
@@ -151,13 +155,15 @@ std::map<std::string, KindRule> derived_rules() {
 std::map<std::string, KindRule> check_rules() {
   auto with_cite = [](std::set<std::string> s) {
     s.insert(kCiteKeys.begin(), kCiteKeys.end());
+    s.insert(kErrataKeys.begin(), kErrataKeys.end());
     return s;
   };
   return {
       {"within", {with_cite({"quantity", "where", "value", "tolerance", "rel_tolerance", "uncertainty", "unit"}), {"quantity", "value"}, {}}},
       {"columns_within", {with_cite({"a", "b", "where", "tolerance", "rel_tolerance"}), {"a", "b"}, {"a", "b"}}},
       {"ratio_bounds", {with_cite({"numerator", "denominator", "min", "max"}), {"numerator", "denominator"}, {}}},
-      {"monotone", {with_cite({"x", "y", "where", "direction", "strict"}), {"x", "y"}, {"x", "y"}}},
+      {"bounds", {with_cite({"quantity", "where", "min", "max", "count", "unit"}), {"quantity"}, {"quantity"}}},
+      {"monotone", {with_cite({"x", "y", "where", "direction", "strict", "min_points"}), {"x", "y"}, {"x", "y"}}},
       {"saturating", {with_cite({"x", "y", "where", "last_fraction"}), {"x", "y"}, {"x", "y"}}},
       {"scaling", {with_cite({"x", "y", "where", "min", "max"}), {"x", "y", "min", "max"}, {"x", "y"}}},
       {"reference_table", {with_cite({"file", "key", "columns"}), {"file", "key", "columns"}, {"key"}}},
@@ -257,11 +263,20 @@ std::vector<std::string> Item::texts(const std::string& key) const {
   }
   return out;
 }
-std::map<std::string, ParamValue> Item::where_filter() const {
-  std::map<std::string, ParamValue> out;
+Where Item::where_filter() const {
+  Where out;
   if (auto n = spec->get("where")) {
     if (!n->is_table()) throw StudyError(fmt::format("{}: '{}'.where: must be a table", where, name));
-    for (const auto& [k, v] : *n->as_table()) out[std::string(k.str())] = to_param(v, where + ": where." + std::string(k.str()));
+    for (const auto& [k, v] : *n->as_table()) {
+      const std::string key(k.str()), at_key = where + ": where." + key;
+      auto& values = out[key];
+      if (auto list = v.as_array()) {  // row filter: any of the listed values
+        if (list->empty()) throw StudyError(fmt::format("{}: must be a value or a non-empty list of values", at_key));
+        for (const auto& x : *list) values.push_back(to_param(x, at_key));
+      } else {
+        values.push_back(to_param(v, at_key));
+      }
+    }
   }
   return out;
 }
@@ -356,6 +371,10 @@ Study load_study(const std::string& path, const std::string& source_root) {
   s.tables = read_items(file, root, "table", nullptr, {"name", "title", "columns", "where"});
   s.checks = read_items(file, root, "check", &crules, {});
 
+  // `where` filters must parse (a value or a non-empty list of values per key).
+  for (const auto* items : {&s.derived, &s.plots, &s.tables, &s.checks})
+    for (const auto& item : *items) (void)item.where_filter();
+
   // Columns referenced by plots, tables, derived quantities and checks must exist.
   std::set<std::string> cols;
   for (const auto& c : s.known_columns()) cols.insert(c);
@@ -414,6 +433,21 @@ Study load_study(const std::string& path, const std::string& source_root) {
       for (const auto& key : {"numerator", "denominator"})
         if (!scalars.count(c.text(key)))
           fail(c.where, "check '" + c.name + "'." + key, fmt::format("'{}' is not a derived quantity", c.text(key)));
+    if (c.kind == "bounds" && !c.has("min") && !c.has("max"))
+      fail(c.where, "check '" + c.name + "'.min", "a bounds check needs min, max or both");
+    if (c.kind == "monotone" && c.has("min_points") && c.number("min_points", 3) < 2)
+      fail(c.where, "check '" + c.name + "'.min_points", "must be >= 2");
+    if (c.has("errata")) {
+      if (!c.has("reference_file")) fail(c.where, "check '" + c.name + "'.reference_file", "required with `errata`");
+      const std::string rf = c.text("reference_file");
+      if (!fs::exists(fs::path(source_root) / rf)) fail(c.where, "check '" + c.name + "'.reference_file", "file not found: " + rf);
+      std::set<std::string> quantities;
+      for (const auto& row : read_csv((fs::path(source_root) / rf).string()))
+        if (auto q = row.find("quantity"); q != row.end()) quantities.insert(q->second);
+      for (const auto& q : c.texts("errata"))
+        if (!quantities.count(q))
+          fail(c.where, "check '" + c.name + "'.errata", fmt::format("no row with quantity '{}' in {}", q, rf));
+    }
     if (c.kind == "reference_table") {
       const std::string rf = c.text("file");
       if (!fs::exists(fs::path(source_root) / rf)) fail(c.where, "check '" + c.name + "'.file", "file not found: " + rf);

@@ -40,6 +40,10 @@ struct Tier {
   std::optional<int> replicates;
 };
 
+/// A `where` filter: a run matches when, for every key, its value equals one of the listed values
+/// (`where = { row = 3 }` lists one value, `where = { row = [13, 15, 18] }` several: a row filter).
+using Where = std::map<std::string, std::vector<ParamValue>>;
+
 /// A derived quantity, plot, table or check: its kind and its TOML table (validated at load time).
 struct Item {
   std::string name;  ///< derived: name; plot/table: file stem; check: id
@@ -51,7 +55,7 @@ struct Item {
   bool flag(const std::string& key, bool fallback) const;
   bool has(const std::string& key) const;
   std::vector<std::string> texts(const std::string& key) const;
-  std::map<std::string, ParamValue> where_filter() const;  ///< the `where` table, if any
+  Where where_filter() const;  ///< the `where` table, if any (empty: every run)
 };
 
 struct Study {

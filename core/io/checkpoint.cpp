@@ -57,7 +57,7 @@ struct DetectorMirror {
   std::size_t c;
   double d;
   CollisionStats e;
-  std::vector<Contact> f;
+  std::vector<Contact> f, g, h;  // scratch buffers only: no state between steps
 };
 struct WorldMirror {
   ParticleStore a;

@@ -237,34 +237,52 @@ void NdemStepper::warm_start(World& world) {
       break;
     }
     case NdemWarmStart::model: {
+      // Eq. 9 (000 l.1606) with the consistent factor f = 1/e_H: the static SPOOK solution
+      // Sigma_n lambda_n = (4/Dt) Upsilon delta^{e_H} gives lambda_n = Dt k_n delta^{e_H} / e_H, whose
+      // force s lambda_n / Dt = k_n delta^{3/2} is Hertz (docs/ndem.md; tests/ndem/model_warm_start_test.cpp).
+      // Eq. 10-11 as multipliers: lambda = -(Dt/gamma) G v from G v + Sigma lambda = 0, then projected
+      // like the solver projects (box per row, or a disk per friction/rolling pair with the cone), so the
+      // guess is feasible. This guess is an explicit force evaluation: it is stable only when N_it sweeps
+      // remove its error (docs/ndem.md, "Model warm start").
       const double eH = S.hertz_exponent();
       const double f = S.model_warm_start_factor >= 0 ? S.model_warm_start_factor : 1.0 / eH;
       const double dt = S.time_step;
+      const bool cone = S.friction_shape == NdemFrictionShape::cone;
+      // Velocity of row r (1..5; unscaled, wall motion in `bias`), as the solver's kernel computes it.
+      auto row_velocity = [&](std::size_t i, int r) {
+        const int a = R.a[i], b = R.b[i];
+        const Vec3& d = r == 1 || r == 3 ? R.t1[i] : (r == 2 || r == 4 ? R.t2[i] : R.n[i]);
+        double v = R.bias[r][i];
+        if (r >= 3) return v + d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
+        const Vec3& ca = r == 1 ? R.ca_t1[i] : R.ca_t2[i];
+        const Vec3& cb = r == 1 ? R.cb_t1[i] : R.cb_t2[i];
+        v += d.dot(bodies_.v[a]) + ca.dot(bodies_.w[a]);
+        if (b >= 0) v -= d.dot(bodies_.v[b]) + cb.dot(bodies_.w[b]);
+        return v;
+      };
+      // Rows (r, r + 1) unprojected, then clamped to the box or projected on the disk of radius `bound`.
+      auto pair = [&](std::size_t i, int r, double sigma, double bound) {
+        double x = -row_velocity(i, r) / sigma, y = -row_velocity(i, r + 1) / sigma;
+        const double norm = std::hypot(x, y);
+        if (cone && norm > bound) {
+          x *= bound / norm;
+          y *= bound / norm;
+        } else if (!cone) {
+          x = std::clamp(x, -bound, bound);
+          y = std::clamp(y, -bound, bound);
+        }
+        R.lambda[r][i] = x;
+        R.lambda[r + 1][i] = y;
+      };
       for (std::size_t i = 0; i < R.size(); ++i) {
         const double ln = f * dt * R.stiffness[i] * std::pow(R.overlap[i], eH);
         R.lambda[0][i] = ln;
-        const double fn = R.scale[i] * ln;
-        // From G_t v + Sigma_t lambda_t = 0: lambda_t = -(Dt/gamma_t) G_t v, clamped (Eq. 10-11 corrected).
-        for (int r = 1; r < nrows; ++r) {
-          double bound = r < 3 ? R.mu[i] * fn : (r < 5 ? R.mu_roll[i] * fn : R.mu_twist[i] * fn);
-          double sigma = r < 3 ? R.sigma_t : R.sigma_r;
-          // row velocity via a unit impulse probe is avoided: use the rows' own kernel
-          const double u = [&] {
-            NdemRows const& RR = R;
-            const int a = RR.a[i], b = RR.b[i];
-            const Vec3& d = r == 1 || r == 3 ? RR.t1[i] : (r == 2 || r == 4 ? RR.t2[i] : RR.n[i]);
-            double v = RR.bias[r][i];
-            if (r >= 3) {
-              v += d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
-            } else {
-              const Vec3& ca = r == 1 ? RR.ca_t1[i] : RR.ca_t2[i];
-              const Vec3& cb = r == 1 ? RR.cb_t1[i] : RR.cb_t2[i];
-              v += d.dot(bodies_.v[a]) + ca.dot(bodies_.w[a]);
-              if (b >= 0) v -= d.dot(bodies_.v[b]) + cb.dot(bodies_.w[b]);
-            }
-            return v;
-          }();
-          R.lambda[r][i] = std::clamp(-u / sigma, -bound, bound);
+        const double fn = R.scale[i] * ln;  // |G_n^T lambda_n|: the bounds use the physical normal impulse
+        pair(i, 1, R.sigma_t, R.mu[i] * fn);
+        if (nrows == 6) {
+          pair(i, 3, R.sigma_r, R.mu_roll[i] * fn);
+          const double bound = R.mu_twist[i] * fn;
+          R.lambda[5][i] = std::clamp(-row_velocity(i, 5) / R.sigma_r, -bound, bound);
         }
       }
       break;

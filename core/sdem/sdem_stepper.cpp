@@ -8,6 +8,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
+#include "core/collision.hpp"
 #include "core/error.hpp"
 #include "core/hertz.hpp"
 #include "core/sdem/contact_law.hpp"
@@ -108,6 +109,12 @@ void SdemStepper::prepare(const World& world) {
     for (std::size_t j = 0; j < n; ++j)
       pair_table_[i * n + j] = sdem_pair_coefficients(world.materials[i], world.materials[j], settings_);
   material_count_ = n;
+  adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
+}
+
+namespace {
+SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNormalLaw law, double r_eff, double m_eff,
+                                 bool movable, std::uint32_t table);
 }
 
 void SdemStepper::build_adjacency(const World& world) {
@@ -127,6 +134,16 @@ void SdemStepper::build_adjacency(const World& world) {
     adjacency_[fill[world.contacts[k].a]++] = std::uint32_t(2 * k);
     adjacency_[fill[world.contacts[k].b]++] = std::uint32_t(2 * k + 1);
   }
+  // Per-candidate constants: radii, masses and materials do not change between candidate rebuilds.
+  const ParticleStore& p = world.particles;
+  pair_constants_.resize(pairs);
+  for (std::size_t k = 0; k < pairs; ++k) {
+    const int a = world.contacts[k].a, b = world.contacts[k].b;
+    const double inv_m = p.inv_mass[a] + p.inv_mass[b];
+    const std::uint32_t t = std::uint32_t(p.material[a] * material_count_ + p.material[b]);
+    pair_constants_[k] = pair_constants(pair_table_[t], settings_.normal_law, p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
+                                        inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
+  }
   adjacency_rebuilds_ = world.detector.stats().rebuilds;
   adjacency_pairs_ = pairs;
   adjacency_particles_ = np;
@@ -134,85 +151,135 @@ void SdemStepper::build_adjacency(const World& world) {
 
 namespace {
 
-// Stage 2: the wrench of one contact (see contact_law.hpp). Reads particle state, the wall (if any)
-// and the pair coefficients; writes the contact's springs, Contact::force and its wrench slot.
+// Constants of one contact (see SdemPairConstants) from its material pair, R* and effective mass.
+SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNormalLaw law, double r_eff, double m_eff,
+                                 bool movable, std::uint32_t table) {
+  SdemPairConstants k;
+  const bool linear = law == SdemNormalLaw::linear;
+  k.kn = linear ? c.kn_factor : c.kn_factor * std::sqrt(r_eff);
+  k.damp_n = law == SdemNormalLaw::viscoelastic ? c.normal_damping : c.normal_damping * std::sqrt(m_eff * k.kn);
+  k.kt0 = linear ? c.kt_factor : c.kt_factor * std::sqrt(r_eff);
+  k.damp_t = c.tangential_damping * std::sqrt(m_eff * k.kt0);
+  k.mu = c.friction;
+  k.table = table;
+  k.movable = movable;
+  return k;
+}
+
+// Normal force, tangential stiffness and tangential damping of a touching pair or wall contact from its
+// constants (contact_law.hpp; k_t and gamma_t grow with d^{1/2} and d^{1/4} for the Hertz laws).
+struct NormalTerms {
+  double fn, kt, gamma_t;
+};
 template <SdemNormalLaw law>
-void contact_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
-                    std::size_t n_materials, double dt, Contact& c, ContactWrench& out) {
-  const double d = c.overlap;
-  if (!(d > 0)) {
-    c.force.setZero();
-    out.force.setZero();
-    out.torque_a.setZero();
-    out.torque_b.setZero();
-    return;
-  }
-  const int a = c.a;
-  const Vec3& n = c.normal;
-  Vec3 ra, rb = Vec3::Zero(), v_rel, w_rel;
-  double inv_m = p.inv_mass[a];
-  std::size_t mb;
-  if (c.is_wall()) {
-    const Wall& w = walls[c.wall_index()];
-    ra = c.point - p.position[a];
-    v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - w.velocity_at(c.point);
-    w_rel = p.angular_velocity[a] - w.angular_velocity;
-    mb = w.material;
-  } else {
-    const int b = c.b;
-    ra = -(p.radius[a] - 0.5 * d) * n;  // lever arms from the normal: correct across periodic wraps
-    rb = (p.radius[b] - 0.5 * d) * n;
-    v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - p.velocity[b] - p.angular_velocity[b].cross(rb);
-    w_rel = p.angular_velocity[a] - p.angular_velocity[b];
-    inv_m += p.inv_mass[b];
-    mb = p.material[b];
-  }
-  if (inv_m == 0) {  // two fixed bodies: nothing moves, no force needed
-    c.force.setZero();
-    out.force.setZero();
-    out.torque_a.setZero();
-    out.torque_b.setZero();
-    return;
-  }
-  const SdemPairCoefficients& k = table[p.material[a] * n_materials + mb];
-  const double m_eff = 1.0 / inv_m;
-  const double r_eff = c.effective_radius;
-  const double vn = v_rel.dot(n);
-  const double rate = -vn;
-
-  double fn, kt;
+inline NormalTerms normal_terms(const SdemPairConstants& k, double d, double rate) {
+  NormalTerms t;
   if constexpr (law == SdemNormalLaw::linear) {
-    fn = sdem::linear_normal_force(k.kn_factor, m_eff, k.normal_damping, d, rate);
-    kt = k.kt_factor;
+    t.fn = k.kn * d + k.damp_n * rate;
+    t.kt = k.kt0;
+    t.gamma_t = k.damp_t;
   } else {
-    const double kn = k.kn_factor * std::sqrt(r_eff);
+    const double sqrt_d = std::sqrt(d);
+    const double quarter_d = std::sqrt(sqrt_d);
     if constexpr (law == SdemNormalLaw::hertz)
-      fn = sdem::hertz_normal_force(kn, m_eff, k.normal_damping, d, rate);
+      t.fn = k.kn * d * sqrt_d + k.damp_n * quarter_d * rate;
     else
-      fn = sdem::viscoelastic_normal_force(kn, k.normal_damping, d, rate);
-    kt = k.kt_factor * std::sqrt(r_eff * d);
+      t.fn = k.kn * sqrt_d * (d + k.damp_n * rate);
+    t.kt = k.kt0 * sqrt_d;
+    t.gamma_t = k.damp_t * quarter_d;
   }
+  t.fn = t.fn > 0 ? t.fn : 0.0;
+  return t;
+}
 
-  Vec3 force = fn * n;
-  const Vec3 ut = v_rel - vn * n;
-  force += sdem::tangential_force(c.tangential_spring, n, ut, kt, k.tangential_damping * std::sqrt(m_eff * kt),
-                                  k.friction * fn, dt);
-  Vec3 tau_roll = Vec3::Zero();
-  if (k.rolling_friction > 0) {
-    const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
-    const double kr = k.kr_factor * kt * r_eff * r_eff;
-    // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
-    auto inv_contact_inertia = [&](int i) {
-      return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
-    };
-    const double inv_i_r = inv_contact_inertia(a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
-    tau_roll = sdem::rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
-                                    k.rolling_friction * r_eff * fn, dt);
+// Rolling-resistance torque on a (contact_law.hpp); out of line, the common case has no rolling friction.
+[[gnu::noinline]] Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c,
+                                         const Vec3& w_rel, double kt, double fn, double dt) {
+  const Vec3& n = c.normal;
+  const double r_eff = c.effective_radius;
+  const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
+  const double kr = k.kr_factor * kt * r_eff * r_eff;
+  // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
+  auto inv_contact_inertia = [&](int i) {
+    return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
+  };
+  const double inv_i_r = inv_contact_inertia(c.a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
+  return sdem::rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
+                              k.rolling_friction * r_eff * fn, dt);
+}
+
+// Rolling-resistance torque on a, or zero when the pair has no rolling friction.
+inline Vec3 rolling_term(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c, const Vec3& w_rel, double kt,
+                         double fn, double dt) {
+  if (!(k.rolling_friction > 0)) return Vec3::Zero();
+  return rolling_torque_of(p, k, c, w_rel, kt, fn, dt);
+}
+
+inline void no_wrench(Contact& c, ContactWrench& out) {
+  c.force.setZero();
+  out.force.setZero();
+  out.torque_a.setZero();
+  out.torque_b.setZero();
+}
+
+// Stage 2a: geometry and wrench of one pair candidate, fused in one pass (the detector leaves the pair
+// geometry to this stage). Reads particle state and the pair's constants; writes the contact's geometry,
+// springs (reset when separated), Contact::force and its wrench slot. The lever arms lie on the normal
+// (p - x_a = -l_a n, p - x_b = l_b n, l = r - d/2), which is also correct across periodic wraps.
+template <SdemNormalLaw law>
+void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
+                 const SdemPairCoefficients* table, double dt, Contact& c, ContactWrench& out) {
+  // Every load before the first store to the contact: the compiler cannot prove that the contact does
+  // not alias the particle arrays, and would reload them after each store.
+  const int a = c.a, b = c.b;
+  const PairGeometry g = pair_geometry(p, cs, a, b);
+  const double d = g.overlap;
+  if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
+    g.store(c);
+    if (!(d > 0)) reset_history(c);
+    return no_wrench(c, out);
   }
+  const Vec3 n = g.normal;
+  const double la = p.radius[a] - 0.5 * d, lb = p.radius[b] - 0.5 * d;
+  const Vec3 wa = p.angular_velocity[a], wb = p.angular_velocity[b];
+  const Vec3 v_rel = p.velocity[a] - p.velocity[b] - (la * wa + lb * wb).cross(n);
+  Vec3 spring = c.tangential_spring;
+  g.store(c);
+  const double vn = v_rel.dot(n);
+  const NormalTerms t = normal_terms<law>(k, d, -vn);
+  const Vec3 force = t.fn * n + sdem::tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
+  c.tangential_spring = spring;
+  const Vec3 tau_roll = rolling_term(p, table[k.table], c, wa - wb, t.kt, t.fn, dt);
+  const Vec3 nf = n.cross(force);
+  c.force = force;
+  out.force = force;
+  out.torque_a = -la * nf + tau_roll;
+  out.torque_b = -lb * nf - tau_roll;
+}
+
+// Stage 2b: the wrench of one wall contact (geometry from the detector). Same law; the lever arm is
+// the contact point, and the wall's surface velocity enters the relative velocity.
+template <SdemNormalLaw law>
+void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
+                 std::size_t n_materials, double dt, Contact& c, ContactWrench& out) {
+  const double d = c.overlap;
+  const int a = c.a;
+  if (!(d > 0) || p.inv_mass[a] == 0) return no_wrench(c, out);
+  const Vec3& n = c.normal;
+  const Wall& w = walls[c.wall_index()];
+  const Vec3 ra = c.point - p.position[a];
+  const Vec3 v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - w.velocity_at(c.point);
+  const SdemPairCoefficients& coeff = table[p.material[a] * n_materials + w.material];
+  const SdemPairConstants k = pair_constants(coeff, law, c.effective_radius, p.mass[a], true, 0);
+  const double vn = v_rel.dot(n);
+  const NormalTerms t = normal_terms<law>(k, d, -vn);
+  const Vec3 force = t.fn * n + sdem::tangential_force(c.tangential_spring, n, v_rel - vn * n, t.kt, t.gamma_t,
+                                                       k.mu * t.fn, dt);
+  const Vec3 tau_roll = rolling_term(p, coeff, c, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt);
   c.force = force;
   out.force = force;
   out.torque_a = ra.cross(force) + tau_roll;
-  out.torque_b = c.is_wall() ? Vec3(-tau_roll) : Vec3(rb.cross(-force) - tau_roll);
+  out.torque_b = -tau_roll;
 }
 
 }  // namespace
@@ -230,11 +297,20 @@ void SdemStepper::compute_forces(World& world) {
   const std::size_t nm = material_count_;
   const std::vector<Wall>& walls = world.walls;
 
-  // Stage 2: per-contact wrenches (parallel, each contact writes its own slot).
+  // Stage 2: per-contact wrenches (parallel, each contact writes its own slot): pair candidates with
+  // their geometry, then the wall contacts.
+  const std::size_t pairs = world.pair_contact_count();
+  const CollisionSettings& cs = world.collision;
+  const SdemPairConstants* constants = pair_constants_.data();
   auto run = [&](auto law_tag) {
     constexpr SdemNormalLaw law = decltype(law_tag)::value;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nc, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t k = r.begin(); k != r.end(); ++k) contact_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench_[k]);
+      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+        if (k < pairs)
+          pair_wrench<law>(p, cs, constants[k], table, dt, contacts[k], wrench_[k]);
+        else
+          wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench_[k]);
+      }
     });
   };
   switch (settings_.normal_law) {
@@ -282,28 +358,30 @@ void SdemStepper::compute_forces(World& world) {
   world.timers.forces += seconds_since(t0);
 }
 
-void SdemStepper::integrate_velocities(World& world, double dt, const Vec3& g) {
+namespace {
+// Kick (v += dt (f/m + g), w += dt tau/I) and drift (x += dt v, q <- normalize(q + dt/2 (0,w) q)) of
+// particle i; fixed particles do not move.
+inline void kick(ParticleStore& p, std::size_t i, double dt, const Vec3& g) {
+  p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
+  p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
+}
+inline void drift(ParticleStore& p, std::size_t i, double dt) {
+  p.position[i] += dt * p.velocity[i];
+  const Vec3& w = p.angular_velocity[i];
+  Quat& q = p.orientation[i];
+  const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
+  q.coeffs() += 0.5 * dt * dq.coeffs();
+  q.normalize();
+}
+}  // namespace
+
+void SdemStepper::integrate(World& world, double kick_dt, double drift_dt, const Vec3& g) {
   ParticleStore& p = world.particles;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, p.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       if (p.inv_mass[i] == 0) continue;  // fixed
-      p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
-      p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
-    }
-  });
-}
-
-void SdemStepper::integrate_positions(World& world, double dt) {
-  ParticleStore& p = world.particles;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, p.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      if (p.inv_mass[i] == 0) continue;
-      p.position[i] += dt * p.velocity[i];
-      const Vec3& w = p.angular_velocity[i];
-      Quat& q = p.orientation[i];
-      const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
-      q.coeffs() += 0.5 * dt * dq.coeffs();
-      q.normalize();
+      kick(p, i, kick_dt, g);
+      if (drift_dt != 0) drift(p, i, drift_dt);
     }
   });
 }
@@ -311,29 +389,27 @@ void SdemStepper::integrate_positions(World& world, double dt) {
 void SdemStepper::step(World& world) {
   const double dt = settings_.time_step;
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
-    world.detect_contacts();
+    world.detect_contacts(false);  // pair geometry: fused into the force stage
     compute_forces(world);
     const auto t0 = Clock::now();
-    integrate_velocities(world, dt, world.gravity.at(world.time));
-    integrate_positions(world, dt);
+    integrate(world, dt, dt, world.gravity.at(world.time));
     world.timers.integrate += seconds_since(t0);
   } else {
     // Velocity Verlet: forces at the current state are needed for the first half kick.
     if (!forces_current_ || forces_step_ != world.step || forces_particles_ != world.particles.size()) {
-      world.detect_contacts();
+      world.detect_contacts(false);
       compute_forces(world);
     }
     auto t0 = Clock::now();
-    integrate_velocities(world, 0.5 * dt, world.gravity.at(world.time));
-    integrate_positions(world, dt);
+    integrate(world, 0.5 * dt, dt, world.gravity.at(world.time));
     world.timers.integrate += seconds_since(t0);
     // Walls move with the positions so that the new forces see the new geometry.
     world.advance_walls(dt);
     world.wrap_periodic();
-    world.detect_contacts();
+    world.detect_contacts(false);
     compute_forces(world);
     t0 = Clock::now();
-    integrate_velocities(world, 0.5 * dt, world.gravity.at(world.time + dt));
+    integrate(world, 0.5 * dt, 0, world.gravity.at(world.time + dt));
     world.timers.integrate += seconds_since(t0);
   }
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {

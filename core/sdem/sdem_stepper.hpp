@@ -86,6 +86,18 @@ SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b
 double sdem_contact_time(const Material& a, double radius_a, const Material& b, double radius_b, double speed,
                          const SdemSettings& settings = {});
 
+/// Constants of one contact between candidate-list rebuilds (from SdemPairCoefficients, R* and m*),
+/// so the per-step kernel needs no table lookup, division or square root of them.
+struct SdemPairConstants {
+  double kn = 0;      ///< k_n (N/m^{3/2} Hertz and viscoelastic, N/m linear)
+  double damp_n = 0;  ///< hertz/linear: eta sqrt(m* k_n); viscoelastic: c (s)
+  double kt0 = 0;     ///< hertz/viscoelastic: k_t / sqrt(d); linear: k_t
+  double damp_t = 0;  ///< hertz/viscoelastic: gamma_t / d^{1/4}; linear: gamma_t
+  double mu = 0;
+  std::uint32_t table = 0;  ///< index of the pair's SdemPairCoefficients (rolling resistance)
+  bool movable = false;     ///< at least one body can move
+};
+
 /// Per-contact results of the force stage (one slot per contact, written by that contact only).
 struct ContactWrench {
   Vec3 force = Vec3::Zero();     ///< on a
@@ -100,9 +112,14 @@ class SdemStepper : public Stepper {
   double time_step() const override { return settings_.time_step; }
   void step(World& world) override;
   const SdemSettings& settings() const { return settings_; }
-  /// Re-reads the materials at the next step (the pair table is otherwise built once, and again only
-  /// when the number of materials changes).
-  void refresh_materials() { material_count_ = 0; pair_table_.clear(); }
+  /// Re-reads the materials, masses and radii at the next step (the pair table is otherwise built once,
+  /// and again only when the number of materials changes; the per-candidate constants at each
+  /// candidate-list rebuild).
+  void refresh_materials() {
+    material_count_ = 0;
+    pair_table_.clear();
+    adjacency_rebuilds_ = ~std::uint64_t(0);
+  }
   /// Velocity Verlet only: declares that particles.force/torque already hold the contact forces of the
   /// current state (e.g. restored from a checkpoint), so the first step does not recompute them. Without
   /// it the first step of a new stepper recomputes them, which also advances the springs once more;
@@ -120,19 +137,21 @@ class SdemStepper : public Stepper {
 
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
-    return wrench_.capacity() * sizeof(ContactWrench) + (offset_.capacity() + adjacency_.capacity()) * sizeof(std::uint32_t);
+    return wrench_.capacity() * sizeof(ContactWrench) + pair_constants_.capacity() * sizeof(SdemPairConstants) +
+           (offset_.capacity() + adjacency_.capacity()) * sizeof(std::uint32_t);
   }
 
  private:
   void prepare(const World& world);
   void build_adjacency(const World& world);
-  void integrate_velocities(World& world, double dt, const Vec3& g);
-  void integrate_positions(World& world, double dt);
+  /// One pass over the particles: kick by kick_dt, then drift by drift_dt (0: no drift).
+  void integrate(World& world, double kick_dt, double drift_dt, const Vec3& g);
 
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
   std::vector<ContactWrench> wrench_;
+  std::vector<SdemPairConstants> pair_constants_;  ///< per pair candidate, rebuilt with the adjacency
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;
