@@ -339,8 +339,10 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
 
 // Two contacts of one colour at a time (SSE2 is part of x86-64, so no -march is needed), for sweeps
 // without residual sums and with the box friction law: the same operations as sphere_sweep +
-// block_update in the same order per lane (no FMA), so the results are bitwise those of the scalar loop.
-// Only for contacts that share no body (a colour chunk). GCC vector extensions; lanes = 2 doubles.
+// block_update in the same order per lane, so without FMA the results are bitwise those of the scalar
+// loop (with -march=x86-64-v3 GCC contracts to FMA differently in the two loops: last bits differ).
+// Either way deterministic: which loop runs never depends on the thread count. Only for contacts that
+// share no body (a colour chunk). GCC vector extensions; lanes = 2 doubles.
 typedef double V2 __attribute__((vector_size(16)));
 
 inline V2 v2(double x0, double x1) { return V2{x0, x1}; }
