@@ -6,16 +6,24 @@
 //   cpu_ns_per_contact_iter  the same from thread CPU time (the step's CPU time x the solve's wall share)
 //   setup_ms, detect_ms  constraint set-up and contact detection per step
 //   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact),
-//   packed_bytes_per_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp)
+//   packed_bytes_per_contact / _per_wall_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp:
+//   particle pairs, walls and other general contacts, bodies)
 // Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
 // report the load average when quoting numbers (cpu_ns_per_contact_iter is per thread of the caller).
+//
+// BM_pgs_solve times solve_continuous alone (packing, 20 sweeps, unpacking) on the rows of the same bed,
+// built here as NdemStepper::setup builds them (Hertz, history warm start from the bed's settled
+// multipliers), and reports thread CPU time per contact-iteration of exactly that call (with 2 threads:
+// the calling thread's CPU time, which then undercounts the work; use the wall column there).
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cmath>
 #include <ctime>
 
 #include <tbb/global_control.h>
 
+#include "core/hertz.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
@@ -89,11 +97,115 @@ void BM_ndem_step(benchmark::State& state) {
   const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + 10 * sizeof(double) + 18 * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
+  state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
   state.counters["packed_bytes_per_body"] = double(pgs_packed_bytes_per_body);
   state.counters["contact_bytes"] = double(sizeof(Contact));
   state.counters["colours"] = ndem.stats().colours;
   state.counters["impacting"] = double(ndem.stats().impacting);
   state.counters["impact_its"] = ndem.stats().impact_iterations_used;
+}
+
+double thread_cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+// Rows of the touching contacts of `w`, as NdemStepper::setup builds them (floor at rest: no bias).
+void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& B) {
+  const ParticleStore& P = w.particles;
+  B.v = P.velocity;
+  B.w = P.angular_velocity;
+  B.inv_mass = P.inv_mass;
+  B.inv_inertia = P.inv_inertia;
+  std::vector<std::size_t> active;
+  for (std::size_t k = 0; k < w.contacts.size(); ++k)
+    if (w.contacts[k].overlap > 0) active.push_back(k);
+  R.resize(active.size());
+  const double dt = S.time_step, eH = S.hertz_exponent();
+  R.sigma_t = S.gamma_t / dt;
+  R.sigma_r = S.gamma_r / dt;
+  const double upsilon = 1.0 / (1.0 + 4.0 * S.n_s);
+  for (std::size_t i = 0; i < active.size(); ++i) {
+    const Contact& c = w.contacts[active[i]];
+    const bool wall = c.is_wall();
+    R.contact[i] = std::uint32_t(active[i]);
+    R.a[i] = c.a;
+    R.b[i] = wall ? -1 : c.b;
+    const Vec3 n = c.normal, t1 = any_orthogonal(n), t2 = n.cross(t1);
+    R.n[i] = n;
+    R.t1[i] = t1;
+    R.t2[i] = t2;
+    // Lever arm from the contact geometry (positions moved since the contacts were detected).
+    const Vec3 ra = -(P.radius[c.a] - (wall ? 1.0 : 0.5) * c.overlap) * n;
+    R.ca_n[i] = ra.cross(n);
+    R.ca_t1[i] = ra.cross(t1);
+    R.ca_t2[i] = ra.cross(t2);
+    const Vec3 rb = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
+    R.cb_n[i] = rb.cross(n);
+    R.cb_t1[i] = rb.cross(t1);
+    R.cb_t2[i] = rb.cross(t2);
+    const MaterialPair mp = mix(w.materials[0], w.materials[0]);
+    const double kn = hertz_stiffness(mp.effective_modulus, c.effective_radius);
+    R.scale[i] = eH * std::pow(c.overlap, eH - 1.0);
+    R.overlap[i] = c.overlap;
+    R.stiffness[i] = kn;
+    R.sigma_n[i] = 4.0 * (eH / kn) * upsilon / (dt * dt);
+    R.q_n[i] = 4.0 / dt * upsilon * std::pow(c.overlap, eH);
+    R.mu[i] = mp.friction;
+    R.mu_roll[i] = mp.rolling_friction * c.effective_radius;
+    R.mu_twist[i] = mp.twisting_factor * mp.friction * c.effective_radius;
+    R.rolling = R.rolling || R.mu_roll[i] > 0 || R.mu_twist[i] > 0;
+    for (int r = 0; r < 6; ++r) R.lambda[r][i] = S.warm_start_beta * c.lambda[r];
+  }
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * ndem_row_mass(R, B, i, 0) + R.sigma_n[i]);
+    for (int r = 1; r < 6; ++r) R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, B, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
+  }
+}
+
+void BM_pgs_solve(benchmark::State& state) {
+  const int n = int(state.range(0));
+  const double mu_r = state.range(1) ? 0.32 : 0.0;
+  const int threads = int(state.range(2));
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
+  World w = bed(n, mu_r);
+  NdemSettings s;
+  s.time_step = 0.005;
+  s.iterations = 20;
+  s.warm_start = NdemWarmStart::history;
+  s.impact_stage = false;
+  NdemStepper ndem(s);
+  for (int k = 0; k < 3; ++k) ndem.step(w);  // settled multipliers for the warm start
+  NdemRows rows0;
+  NdemBodies bodies0;
+  build_rows(w, s, rows0, bodies0);
+  NdemColouring colouring;
+  if (threads > 0) colouring.build(rows0, bodies0.v.size(), s.max_colours);
+  PgsOptions opt;
+  opt.iterations = s.iterations;
+  if (threads > 0) opt.colouring = &colouring;
+  NdemRows rows = rows0;
+  NdemBodies bodies = bodies0;
+  double cpu = 0, wall = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    rows.lambda = rows0.lambda;
+    bodies.v = bodies0.v;
+    bodies.w = bodies0.w;
+    state.ResumeTiming();
+    const double c0 = thread_cpu_seconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(solve_continuous(rows, bodies, opt));
+    wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    cpu += thread_cpu_seconds() - c0;
+  }
+  const double its = double(state.iterations()) * double(rows.size()) * s.iterations;
+  state.counters["contacts"] = double(rows.size());
+  state.counters["rows_per_contact"] = mu_r > 0 ? 6 : 3;
+  state.counters["cpu_ns_per_contact_iter"] = 1e9 * cpu / its;
+  state.counters["ns_per_contact_iter"] = 1e9 * wall / its;
+  state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
 }
 
 }  // namespace
@@ -106,5 +218,12 @@ BENCHMARK(BM_ndem_step)
     ->MinTime(2.0)
     ->UseRealTime();
 BENCHMARK(BM_ndem_step)->ArgsProduct({{47}, {0, 1}, {0, 2}})->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+BENCHMARK(BM_pgs_solve)
+    ->ArgsProduct({{22}, {0, 1}, {0, 1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0)
+    ->UseRealTime();
+BENCHMARK(BM_pgs_solve)->ArgsProduct({{47}, {0, 1}, {0, 1, 2}})->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 
 BENCHMARK_MAIN();

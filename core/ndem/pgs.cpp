@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <type_traits>
 
 #include <tbb/parallel_for.h>
 
@@ -111,171 +113,531 @@ constexpr std::size_t pgs_chunk = 256;  // contacts per parallel task (fixed: re
 
 // ---- Packed sweep (issue 8, Performance) --------------------------------------------------------------
 // The sweep does not read NdemRows directly: solve_* first copies, in SWEEP order (contact order for the
-// serial sweep, colour order for the coloured one), exactly the fields a row update reads into one
-// contiguous record per contact (PgsContact<NR>, NR = 3 or 6 rows), and the body velocities and inverse
-// masses into one 64-byte record per body (PgsBody). One contact-iteration then streams one record
-// linearly and touches two body cache lines, instead of ~25 separate arrays plus an index indirection.
-// The arithmetic is the same expressions in the same order as the NdemRows path above (bitwise the same
-// results); only the memory layout differs. Multipliers are copied back after the solve (and before
-// each after_iteration callback, which may read rows.lambda), velocities likewise.
+// serial sweep, colour order for the coloured one), what a block update reads into compact records, and the
+// body velocities and inverse masses into one 64-byte record per body (PgsBody). Two record kinds:
+//
+//  * SphereContact<NR> (NR = 3 or 6 rows): a contact of two particles whose contact point lies on the line
+//    of centres, p - x_a = -l_a n and p - x_b = +l_b n (core/collision.cpp puts it there; NdemStepper::setup
+//    builds the b lever arm that way). Then the normal row has no angular part and the lever-arm products
+//    are (p - x_a) x t1 = -l_a t2, (p - x_a) x t2 = l_a t1, (p - x_b) x t1 = l_b t2, (p - x_b) x t2 = -l_b t1,
+//    so the record holds the frame n, t1, t2 and two scalars instead of nine vectors. The block update works
+//    in contact-local components: with dv = v_a - v_b, dw = w_a - w_b and W = l_a w_a + l_b w_b, the rows'
+//    separation rates are u_n = n.dv, u_t1 = t1.dv - t2.W, u_t2 = t2.dv + t1.W, u_r1 = t1.dw, u_r2 = t2.dw,
+//    u_tw = n.dw. An impulse P on a row changes these components by constants of the contact
+//    (m = 1/m_a + 1/m_b, I = l_a^2/I_a + l_b^2/I_b, J = l_a/I_a - l_b/I_b, K = 1/I_a + 1/I_b; derivation in
+//    docs/performance_ndem.md), so the rows are swept one after another exactly as Gauss-Seidel requires, and
+//    the two bodies are written once per contact: v_a += F/m_a, v_b -= F/m_b, w_a += (l_a L + T)/I_a,
+//    w_b += (l_b L - T)/I_b with F = P_n n + P_1 t1 + P_2 t2, L = P_2 t1 - P_1 t2, T = P_r1 t1 + P_r2 t2 + P_tw n.
+//  * GeneralContact<NR>: everything else (wall contacts with their known wall velocity `bias` and a contact
+//    point anywhere; particle pairs whose point is off the line of centres): the full nine direction and
+//    lever-arm vectors, one row at a time on the bodies' velocities (the kernel of the first packed version).
+//
+// Both keep omega D^{-1} per row (omega is fixed during a solve) and the multipliers in the record. The
+// sweep walks "chunks": runs of one record kind, in sweep order; a serial sweep keeps the contact order
+// exactly (runs of sphere and general records alternate as they come); inside a colour, where the order
+// does not matter, the sphere records come first. Multipliers and velocities are copied back after the
+// solve (and the multipliers before each after_iteration callback, which may read rows.lambda).
 struct PgsBody {
   Vec3 v, w;
   double inv_mass, inv_inertia;
 };
-static_assert(sizeof(PgsBody) == 64);
+static_assert(sizeof(PgsBody) == 64 && offsetof(PgsBody, w) == 24 && offsetof(PgsBody, inv_mass) == 48 &&
+              offsetof(PgsBody, inv_inertia) == 56);  // sphere_sweep reads a body as double[8]
 
 template <int NR>
-struct PgsContact {
+struct SphereContact {
+  std::int32_t a, b;
+  double la, lb;                    // lever arms: p - x_a = -la n, p - x_b = lb n
+  double s;                         // normal scale (continuous stage) or 1 (impact stage)
+  double q;                         // normal rhs: continuous q_n; impact: target separation rate
+  double sigma;                     // Sigma_n (impact stage: 0)
+  double bound[NR == 6 ? 3 : 1];    // mu, mu_r r*, alpha mu r* (bounds per unit physical normal impulse)
+  double oid[NR];                   // omega D^{-1} per row
+  double lambda[NR];
+  Vec3 n, t1, t2;
+};
+
+template <int NR>
+struct GeneralContact {
   std::int32_t a, b;  // b = -1: kinematic (wall)
-  double s;           // normal scale (continuous stage) or 1 (impact stage)
-  double q;           // normal rhs: continuous q_n; impact: target separation rate
-  double sigma;       // Sigma_n (impact stage: 0, making q - u - 0 * lambda == q - u bitwise)
-  double mu;
-  double bias[NR], inv_diag[NR], lambda[NR];
-  double mu_roll[NR == 6 ? 2 : 1];  // [mu_roll, mu_twist] when NR = 6 (unused slot when NR = 3)
+  double s, q, sigma;
+  double bound[NR == 6 ? 3 : 1];
+  double bias[NR], oid[NR], lambda[NR];
   Vec3 n, t1, t2, ca_n, ca_t1, ca_t2, cb_n, cb_t1, cb_t2;
 };
 
-// Two bodies held in registers during a contact's block update.
-struct PLocal {
-  Vec3 va, wa, vb, wb;
-  double ima, iIa, imb, iIb;
-  bool has_b;
-  PLocal(const PgsBody* B, int a, int b)
-      : va(B[a].v), wa(B[a].w), vb(b >= 0 ? B[b].v : Vec3::Zero()), wb(b >= 0 ? B[b].w : Vec3::Zero()),
-        ima(B[a].inv_mass), iIa(B[a].inv_inertia), imb(b >= 0 ? B[b].inv_mass : 0.0),
-        iIb(b >= 0 ? B[b].inv_inertia : 0.0), has_b(b >= 0) {}
-  void store(PgsBody* B, int a, int b) const {
-    B[a].v = va;
-    B[a].w = wa;
-    if (has_b) {
-      B[b].v = vb;
-      B[b].w = wb;
+// Block update of one contact's rows (normal, friction pair, rolling pair, twist) on a contact state `st`
+// that provides the unscaled separation rate of row r (u<r>()) and applies an impulse on it (ap<r>(P)).
+// Row update: lambda <- proj(lambda + omega D^{-1} (q - u - Sigma lambda)) (000 Algorithm 1, l.1494);
+// friction and rolling bounds from the physical normal impulse s lambda_n (000 l.799, 1572, 1616).
+// Box: row by row; cone/disk: both rows of a pair from the same state, then a joint projection.
+// Residual sums |dlambda| / (omega D^{-1}) only when Residual (the caller multiplies by omega).
+template <int NR, bool Residual, class State>
+inline void block_update(State& st, double* lam, const double* oid, const double* bound, double s, double q, double sigma,
+                         double sigma_t, double sigma_r, bool cone, Accum& acc) {
+  {
+    const double old = lam[0];
+    const double nl = std::max(0.0, old + oid[0] * (q - s * st.template u<0>() - sigma * old));
+    const double dl = nl - old;
+    st.template ap<0>(s * dl);
+    lam[0] = nl;
+    if constexpr (Residual) acc.n += std::abs(dl) / oid[0];
+  }
+  const double fn = s * lam[0];  // physical normal impulse
+  auto pair = [&](auto r1c, double sig, double bnd, double& racc) {
+    constexpr int r1 = decltype(r1c)::value, r2 = r1 + 1;
+    const double o1 = lam[r1], o2 = lam[r2];
+    double x = o1 + oid[r1] * (-st.template u<r1>() - sig * o1);
+    double y;
+    if (!cone) {
+      x = std::clamp(x, -bnd, bnd);
+      st.template ap<r1>(x - o1);
+      y = std::clamp(o2 + oid[r2] * (-st.template u<r2>() - sig * o2), -bnd, bnd);
+    } else {
+      y = o2 + oid[r2] * (-st.template u<r2>() - sig * o2);
+      project_pair(x, y, bnd, true);
+      st.template ap<r1>(x - o1);
     }
+    st.template ap<r2>(y - o2);
+    lam[r1] = x;
+    lam[r2] = y;
+    if constexpr (Residual) racc += std::abs(x - o1) / oid[r1] + std::abs(y - o2) / oid[r2];
+  };
+  pair(std::integral_constant<int, 1>{}, sigma_t, bound[0] * fn, acc.t);
+  if constexpr (NR == 6) {
+    st.begin_rolling();
+    pair(std::integral_constant<int, 3>{}, sigma_r, bound[1] * fn, acc.r);
+    const double o = lam[5];
+    const double b = bound[2] * fn;
+    const double z = std::clamp(o + oid[5] * (-st.template u<5>() - sigma_r * o), -b, b);
+    st.template ap<5>(z - o);
+    lam[5] = z;
+    if constexpr (Residual) acc.r += std::abs(z - o) / oid[5];
   }
-  // Linear row (direction d, lever arms ca, cb): u = bias + G v.
-  double lin_u(double bias, const Vec3& d, const Vec3& ca, const Vec3& cb) const {
-    double u = bias;
-    u += d.dot(va) + ca.dot(wa);
-    if (has_b) u -= d.dot(vb) + cb.dot(wb);
-    return u;
+}
+
+// Contact-local state of a sphere record (see the comment above "PgsBody"). The rolling components
+// (t1.dw, t2.dw, n.dw with the friction impulses' effect J P) are formed only when the rolling rows start,
+// which keeps them out of registers during the normal and friction rows.
+template <int NR>
+struct SphereState {
+  const double* A;                       // body records as double[8]: v, w, 1/m, 1/I
+  const double* B;
+  const Vec3 *n, *t1, *t2;               // contact frame (in the record)
+  double la, lb;
+  double un, v1, v2, W1, W2;             // n.dv, t1.dv, t2.dv, t1.W, t2.W
+  double r1 = 0, r2 = 0, r3 = 0;         // t1.dw, t2.dw, n.dw (rolling rows only)
+  double m, I, K = 0;
+  double P[6] = {0, 0, 0, 0, 0, 0};      // impulses applied per row (normal: scaled)
+  void begin_rolling() {
+    const double dw[3] = {A[3] - B[3], A[4] - B[4], A[5] - B[5]};
+    const Vec3 &nn = *n, &e1 = *t1, &e2 = *t2;
+    const double J = la * A[7] - lb * B[7];
+    K = A[7] + B[7];
+    r1 = (e1[0] * dw[0] + e1[1] * dw[1] + e1[2] * dw[2]) + J * P[2];
+    r2 = (e2[0] * dw[0] + e2[1] * dw[1] + e2[2] * dw[2]) - J * P[1];
+    r3 = nn[0] * dw[0] + nn[1] * dw[1] + nn[2] * dw[2];
   }
-  void lin_apply(const Vec3& d, const Vec3& ca, const Vec3& cb, double sdl) {
-    va += (ima * sdl) * d;
-    wa += (iIa * sdl) * ca;
-    if (has_b) {
-      vb -= (imb * sdl) * d;
-      wb -= (iIb * sdl) * cb;
+  template <int r>
+  double u() const {
+    if constexpr (r == 0) return un;
+    else if constexpr (r == 1) return v1 - W2;
+    else if constexpr (r == 2) return v2 + W1;
+    else if constexpr (r == 3) return r1;
+    else if constexpr (r == 4) return r2;
+    else return r3;
+  }
+  template <int r>
+  void ap(double p) {
+    P[r] = p;
+    if constexpr (r == 0) {
+      un += m * p;
+    } else if constexpr (r == 1) {
+      v1 += m * p;
+      W2 -= I * p;
+    } else if constexpr (r == 2) {
+      v2 += m * p;
+      W1 += I * p;
+    } else if constexpr (r == 3) {
+      r1 += K * p;  // (W1 += J p: no later row reads W)
+    } else if constexpr (r == 4) {
+      r2 += K * p;
+    } else {
+      r3 += K * p;
     }
-  }
-  double ang_u(double bias, const Vec3& d) const {
-    double u = bias;
-    u += d.dot(wa);
-    if (has_b) u -= d.dot(wb);
-    return u;
-  }
-  void ang_apply(const Vec3& d, double sdl) {
-    wa += (iIa * sdl) * d;
-    if (has_b) wb -= (iIb * sdl) * d;
   }
 };
 
-// Tangential pair (rows r, r+1) of one packed contact; `u1`, `u2` evaluate the rows' velocities and
-// `ap1`, `ap2` apply an impulse. Same update order as Algorithm 1 for a box (row by row) or a disk (joint projection).
-template <bool Residual, class U1, class U2, class A1, class A2>
-inline double packed_pair(double& l1, double& l2, double id1, double id2, double sigma, double omega, double bound,
-                          bool cone, U1&& u1, U2&& u2, A1&& ap1, A2&& ap2) {
-  const double o1 = l1, o2 = l2;
-  double x = o1 + omega * id1 * (-u1() - sigma * o1);
-  if (!cone) {
-    x = std::clamp(x, -bound, bound);
-    if (x != o1) ap1(x - o1);
-  }
-  double y = o2 + omega * id2 * (-u2() - sigma * o2);
-  if (cone) {
-    project_pair(x, y, bound, true);
-    if (x != o1) ap1(x - o1);
-  } else {
-    y = std::clamp(y, -bound, bound);
-  }
-  if (y != o2) ap2(y - o2);
-  l1 = x;
-  l2 = y;
-  if constexpr (!Residual) return 0.0;
-  return std::abs(x - o1) / id1 + std::abs(y - o2) / id2;
-}
+// Plain scalar code (no Eigen expressions): GCC's inliner otherwise leaves some 3-vector updates as calls
+// in this loop depending on unrelated code around it.
+struct D3 {
+  double x, y, z;
+};
+inline D3 load3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+inline double dot3(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
-// Residual = false skips the residual sums (three divisions per contact) in iterations whose residual
-// nobody reads; the multipliers and velocities do not depend on it.
 template <int NR, bool Residual>
-Accum packed_sweep(PgsContact<NR>* P, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
-                   double omega, bool cone) {
+Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
+                   bool cone) {
   Accum acc;
   for (std::size_t k = 0; k < count; ++k) {
-    PgsContact<NR>& C = P[k];
-    const double s = C.s;
-    PLocal B(Bodies, C.a, C.b);
-    {
-      const double u = s * B.lin_u(C.bias[0], C.n, C.ca_n, C.cb_n);
-      const double old = C.lambda[0];
-      const double res = C.q - u - C.sigma * old;
-      const double nl = std::max(0.0, old + omega * C.inv_diag[0] * res);
-      const double dl = nl - old;
-      if (dl != 0) B.lin_apply(C.n, C.ca_n, C.cb_n, s * dl);
-      C.lambda[0] = nl;
-      if constexpr (Residual) acc.n += std::abs(dl) / C.inv_diag[0];
-    }
-    const double fn = s * C.lambda[0];  // physical normal impulse (000 l.799, 1572, 1616)
-    const double rt = packed_pair<Residual>(
-        C.lambda[1], C.lambda[2], C.inv_diag[1], C.inv_diag[2], sigma_t, omega, C.mu * fn, cone,
-        [&] { return B.lin_u(C.bias[1], C.t1, C.ca_t1, C.cb_t1); }, [&] { return B.lin_u(C.bias[2], C.t2, C.ca_t2, C.cb_t2); },
-        [&](double d) { B.lin_apply(C.t1, C.ca_t1, C.cb_t1, d); }, [&](double d) { B.lin_apply(C.t2, C.ca_t2, C.cb_t2, d); });
-    if constexpr (Residual) acc.t += rt;
+    SphereContact<NR>& C = Cs[k];
+    double* const A = Bodies[C.a].v.data();  // v (0-2), w (3-5), 1/m (6), 1/I (7)
+    double* const B = Bodies[C.b].v.data();
+    const double la = C.la, lb = C.lb;
+    const D3 n = load3(C.n), t1 = load3(C.t1), t2 = load3(C.t2);
+    const D3 dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
+    const D3 W{la * A[3] + lb * B[3], la * A[4] + lb * B[4], la * A[5] + lb * B[5]};
+    SphereState<NR> st;
+    st.A = A;
+    st.B = B;
+    st.n = &C.n;
+    st.t1 = &C.t1;
+    st.t2 = &C.t2;
+    st.la = la;
+    st.lb = lb;
+    st.m = A[6] + B[6];
+    st.I = la * la * A[7] + lb * lb * B[7];
+    st.un = dot3(n, dv);
+    st.v1 = dot3(t1, dv);
+    st.v2 = dot3(t2, dv);
+    st.W1 = dot3(t1, W);
+    st.W2 = dot3(t2, W);
+    block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
+    const double pn = st.P[0], p1 = st.P[1], p2 = st.P[2];
+    const D3 F{pn * n.x + p1 * t1.x + p2 * t2.x, pn * n.y + p1 * t1.y + p2 * t2.y, pn * n.z + p1 * t1.z + p2 * t2.z};
+    const D3 L{p2 * t1.x - p1 * t2.x, p2 * t1.y - p1 * t2.y, p2 * t1.z - p1 * t2.z};
+    const double ma = A[6], mb = B[6];
+    A[0] += ma * F.x;
+    A[1] += ma * F.y;
+    A[2] += ma * F.z;
+    B[0] -= mb * F.x;
+    B[1] -= mb * F.y;
+    B[2] -= mb * F.z;
     if constexpr (NR == 6) {
-      const double rr = packed_pair<Residual>(
-          C.lambda[3], C.lambda[4], C.inv_diag[3], C.inv_diag[4], sigma_r, omega, C.mu_roll[0] * fn, cone,
-          [&] { return B.ang_u(C.bias[3], C.t1); }, [&] { return B.ang_u(C.bias[4], C.t2); },
-          [&](double d) { B.ang_apply(C.t1, d); }, [&](double d) { B.ang_apply(C.t2, d); });
-      if constexpr (Residual) acc.r += rr;
-      const double o = C.lambda[5];
-      const double bound = C.mu_roll[1] * fn;
-      const double z = std::clamp(o + omega * C.inv_diag[5] * (-B.ang_u(C.bias[5], C.n) - sigma_r * o), -bound, bound);
-      if (z != o) B.ang_apply(C.n, z - o);
-      C.lambda[5] = z;
-      if constexpr (Residual) acc.r += std::abs(z - o) / C.inv_diag[5];
+      const double r1 = st.P[3], r2 = st.P[4], tw = st.P[5];
+      const D3 T{r1 * t1.x + r2 * t2.x + tw * n.x, r1 * t1.y + r2 * t2.y + tw * n.y, r1 * t1.z + r2 * t2.z + tw * n.z};
+      const double ia = A[7], ib = B[7];
+      A[3] += ia * (la * L.x + T.x);
+      A[4] += ia * (la * L.y + T.y);
+      A[5] += ia * (la * L.z + T.z);
+      B[3] += ib * (lb * L.x - T.x);
+      B[4] += ib * (lb * L.y - T.y);
+      B[5] += ib * (lb * L.z - T.z);
+    } else {
+      const double ia = A[7] * la, ib = B[7] * lb;
+      A[3] += ia * L.x;
+      A[4] += ia * L.y;
+      A[5] += ia * L.z;
+      B[3] += ib * L.x;
+      B[4] += ib * L.y;
+      B[5] += ib * L.z;
     }
-    B.store(Bodies, C.a, C.b);
   }
   return acc;
 }
 
-// Packs rows (sweep order `order`) and bodies; `lambda`, `inv_diag`, `scale` select the stage's arrays,
-// `q(c)` / `sigma(c)` its normal right-hand side and compliance.
+// Two contacts of one colour at a time (SSE2 is part of x86-64, so no -march is needed), for sweeps
+// without residual sums and with the box friction law: the same operations as sphere_sweep +
+// block_update in the same order per lane, so without FMA the results are bitwise those of the scalar
+// loop (with -march=x86-64-v3 GCC contracts to FMA differently in the two loops: last bits differ).
+// Either way deterministic: which loop runs never depends on the thread count. Only for contacts that
+// share no body (a colour chunk). GCC vector extensions; lanes = 2 doubles.
+typedef double V2 __attribute__((vector_size(16)));
+
+inline V2 v2(double x0, double x1) { return V2{x0, x1}; }
+inline V2 vclamp(V2 x, V2 lo, V2 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
+inline V2 vmax0(V2 x) {                                                         // std::max(0.0, x) per lane
+  const V2 z{0.0, 0.0};
+  return z < x ? x : z;
+}
+
+template <int NR>
+void sphere_sweep_pairs(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
+  const V2 sig_t{sigma_t, sigma_t}, sig_r{sigma_r, sigma_r};
+  for (std::size_t k = 0; k + 1 < count; k += 2) {
+    SphereContact<NR>& C0 = Cs[k];
+    SphereContact<NR>& C1 = Cs[k + 1];
+    double* const A0 = Bodies[C0.a].v.data();
+    double* const A1 = Bodies[C1.a].v.data();
+    double* const B0 = Bodies[C0.b].v.data();
+    double* const B1 = Bodies[C1.b].v.data();
+#define GL_R(field) v2(C0.field, C1.field)
+    V2 av[8], bv[8];  // all body values loaded first: the lambda stores below may alias them as far as
+    for (int i = 0; i < 8; ++i) {  // the compiler knows
+      av[i] = v2(A0[i], A1[i]);
+      bv[i] = v2(B0[i], B1[i]);
+    }
+#define GL_A(i) av[i]
+#define GL_B(i) bv[i]
+    const V2 la = GL_R(la), lb = GL_R(lb);
+    const V2 nx = GL_R(n[0]), ny = GL_R(n[1]), nz = GL_R(n[2]);
+    const V2 t1x = GL_R(t1[0]), t1y = GL_R(t1[1]), t1z = GL_R(t1[2]);
+    const V2 t2x = GL_R(t2[0]), t2y = GL_R(t2[1]), t2z = GL_R(t2[2]);
+    const V2 a6 = GL_A(6), a7 = GL_A(7), b6 = GL_B(6), b7 = GL_B(7);
+    V2 P3{0, 0}, P4{0, 0}, P5{0, 0};
+    V2 L[NR];
+    V2 P0, P1, P2;
+    {
+      const V2 dvx = GL_A(0) - GL_B(0), dvy = GL_A(1) - GL_B(1), dvz = GL_A(2) - GL_B(2);
+      const V2 Wx = la * GL_A(3) + lb * GL_B(3), Wy = la * GL_A(4) + lb * GL_B(4), Wz = la * GL_A(5) + lb * GL_B(5);
+      const V2 m = a6 + b6;
+      const V2 I = la * la * a7 + lb * lb * b7;
+      const V2 un = nx * dvx + ny * dvy + nz * dvz;
+      V2 v1 = t1x * dvx + t1y * dvy + t1z * dvz;
+      const V2 v2_ = t2x * dvx + t2y * dvy + t2z * dvz;
+      const V2 W1 = t1x * Wx + t1y * Wy + t1z * Wz;
+      V2 W2 = t2x * Wx + t2y * Wy + t2z * Wz;
+      // normal row
+      const V2 s = GL_R(s);
+      const V2 o0 = GL_R(lambda[0]);
+      const V2 nl = vmax0(o0 + GL_R(oid[0]) * (GL_R(q) - s * un - GL_R(sigma) * o0));
+      P0 = s * (nl - o0);
+      L[0] = nl;
+      const V2 fn = s * nl;
+      // friction pair, box: row by row
+      const V2 bnd = GL_R(bound[0]) * fn, nbnd = -bnd;
+      const V2 o1 = GL_R(lambda[1]), o2 = GL_R(lambda[2]);
+      const V2 x = vclamp(o1 + GL_R(oid[1]) * (-(v1 - W2) - sig_t * o1), nbnd, bnd);
+      P1 = x - o1;
+      v1 += m * P1;
+      W2 -= I * P1;
+      const V2 y = vclamp(o2 + GL_R(oid[2]) * (-(v2_ + W1) - sig_t * o2), nbnd, bnd);
+      P2 = y - o2;
+      L[1] = x;
+      L[2] = y;
+      if constexpr (NR == 6) {
+        const V2 dwx = GL_A(3) - GL_B(3), dwy = GL_A(4) - GL_B(4), dwz = GL_A(5) - GL_B(5);
+        const V2 J = la * a7 - lb * b7;
+        const V2 K = a7 + b7;
+        V2 r1 = (t1x * dwx + t1y * dwy + t1z * dwz) + J * P2;
+        const V2 r2 = (t2x * dwx + t2y * dwy + t2z * dwz) - J * P1;
+        const V2 r3 = nx * dwx + ny * dwy + nz * dwz;
+        const V2 rb = GL_R(bound[1]) * fn, nrb = -rb;
+        const V2 o3 = GL_R(lambda[3]), o4 = GL_R(lambda[4]), o5 = GL_R(lambda[5]);
+        const V2 xr = vclamp(o3 + GL_R(oid[3]) * (-r1 - sig_r * o3), nrb, rb);
+        P3 = xr - o3;
+        r1 += K * P3;
+        const V2 yr = vclamp(o4 + GL_R(oid[4]) * (-r2 - sig_r * o4), nrb, rb);
+        P4 = yr - o4;
+        const V2 tb = GL_R(bound[2]) * fn;
+        const V2 z = vclamp(o5 + GL_R(oid[5]) * (-r3 - sig_r * o5), -tb, tb);
+        P5 = z - o5;
+        L[3] = xr;
+        L[4] = yr;
+        L[5] = z;
+      }
+    }
+    const V2 Fx = P0 * nx + P1 * t1x + P2 * t2x, Fy = P0 * ny + P1 * t1y + P2 * t2y, Fz = P0 * nz + P1 * t1z + P2 * t2z;
+    const V2 Lx = P2 * t1x - P1 * t2x, Ly = P2 * t1y - P1 * t2y, Lz = P2 * t1z - P1 * t2z;
+    V2 out[12];
+    out[0] = GL_A(0) + a6 * Fx;
+    out[1] = GL_A(1) + a6 * Fy;
+    out[2] = GL_A(2) + a6 * Fz;
+    out[6] = GL_B(0) - b6 * Fx;
+    out[7] = GL_B(1) - b6 * Fy;
+    out[8] = GL_B(2) - b6 * Fz;
+    if constexpr (NR == 6) {
+      const V2 Tx = P3 * t1x + P4 * t2x + P5 * nx, Ty = P3 * t1y + P4 * t2y + P5 * ny, Tz = P3 * t1z + P4 * t2z + P5 * nz;
+      out[3] = GL_A(3) + a7 * (la * Lx + Tx);
+      out[4] = GL_A(4) + a7 * (la * Ly + Ty);
+      out[5] = GL_A(5) + a7 * (la * Lz + Tz);
+      out[9] = GL_B(3) + b7 * (lb * Lx - Tx);
+      out[10] = GL_B(4) + b7 * (lb * Ly - Ty);
+      out[11] = GL_B(5) + b7 * (lb * Lz - Tz);
+    } else {
+      const V2 ia = a7 * la, ib = b7 * lb;
+      out[3] = GL_A(3) + ia * Lx;
+      out[4] = GL_A(4) + ia * Ly;
+      out[5] = GL_A(5) + ia * Lz;
+      out[9] = GL_B(3) + ib * Lx;
+      out[10] = GL_B(4) + ib * Ly;
+      out[11] = GL_B(5) + ib * Lz;
+    }
+#undef GL_R
+#undef GL_A
+#undef GL_B
+    for (int i = 0; i < 6; ++i) {
+      A0[i] = out[i][0];
+      A1[i] = out[i][1];
+      B0[i] = out[6 + i][0];
+      B1[i] = out[6 + i][1];
+    }
+    for (int r = 0; r < NR; ++r) {
+      C0.lambda[r] = L[r][0];
+      C1.lambda[r] = L[r][1];
+    }
+  }
+  if (count % 2) sphere_sweep<NR, false>(Cs + count - 1, 1, Bodies, sigma_t, sigma_r, false);
+}
+
+// Two bodies held in registers during a general contact's block update (b < 0: kinematic, no body).
+template <int NR>
+struct GeneralState {
+  const GeneralContact<NR>& C;
+  Vec3 va, wa, vb, wb;
+  double ima, iIa, imb, iIb;
+  bool has_b;
+  void begin_rolling() {}
+  GeneralState(const GeneralContact<NR>& c, const PgsBody* B)
+      : C(c), va(B[c.a].v), wa(B[c.a].w), vb(c.b >= 0 ? B[c.b].v : Vec3::Zero()), wb(c.b >= 0 ? B[c.b].w : Vec3::Zero()),
+        ima(B[c.a].inv_mass), iIa(B[c.a].inv_inertia), imb(c.b >= 0 ? B[c.b].inv_mass : 0.0),
+        iIb(c.b >= 0 ? B[c.b].inv_inertia : 0.0), has_b(c.b >= 0) {}
+  void store(PgsBody* B) const {
+    B[C.a].v = va;
+    B[C.a].w = wa;
+    if (has_b) {
+      B[C.b].v = vb;
+      B[C.b].w = wb;
+    }
+  }
+  template <int r>
+  const Vec3& d() const {
+    if constexpr (r == 0 || r == 5) return C.n;
+    else if constexpr (r == 1 || r == 3) return C.t1;
+    else return C.t2;
+  }
+  template <int r>
+  const Vec3& ca() const {
+    if constexpr (r == 0) return C.ca_n;
+    else if constexpr (r == 1) return C.ca_t1;
+    else return C.ca_t2;
+  }
+  template <int r>
+  const Vec3& cb() const {
+    if constexpr (r == 0) return C.cb_n;
+    else if constexpr (r == 1) return C.cb_t1;
+    else return C.cb_t2;
+  }
+  template <int r>
+  double u() const {
+    double u = C.bias[r];
+    if constexpr (r < 3) {
+      u += d<r>().dot(va) + ca<r>().dot(wa);
+      if (has_b) u -= d<r>().dot(vb) + cb<r>().dot(wb);
+    } else {
+      u += d<r>().dot(wa);
+      if (has_b) u -= d<r>().dot(wb);
+    }
+    return u;
+  }
+  template <int r>
+  void ap(double p) {
+    if constexpr (r < 3) {
+      va += (ima * p) * d<r>();
+      wa += (iIa * p) * ca<r>();
+      if (has_b) {
+        vb -= (imb * p) * d<r>();
+        wb -= (iIb * p) * cb<r>();
+      }
+    } else {
+      wa += (iIa * p) * d<r>();
+      if (has_b) wb -= (iIb * p) * d<r>();
+    }
+  }
+};
+
+template <int NR, bool Residual>
+Accum general_sweep(GeneralContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
+                    bool cone) {
+  Accum acc;
+  for (std::size_t k = 0; k < count; ++k) {
+    GeneralContact<NR>& C = Cs[k];
+    GeneralState<NR> st(C, Bodies);
+    block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
+    st.store(Bodies);
+  }
+  return acc;
+}
+
+// A run of records of one kind, in sweep order: [begin, end) of the sphere or the general records.
+struct SweepChunk {
+  bool sphere;
+  bool independent;  // no two records share a body (a colour chunk): the two-lane kernel may run it
+  std::size_t begin, end;
+};
+// A group of chunks: a colour (chunks independent: run in parallel) or a serial sweep / the overflow set.
+struct SweepGroup {
+  std::size_t first, last;  // chunks [first, last)
+  bool serial;
+};
+
+template <int NR>
+struct PgsScratch {
+  std::vector<SphereContact<NR>> sphere;
+  std::vector<GeneralContact<NR>> general;
+  std::vector<std::uint32_t> sphere_src, general_src;  // contact index of each record
+  std::vector<SweepChunk> chunks;
+  std::vector<SweepGroup> groups;
+  std::vector<PgsBody> bodies;
+  std::vector<char> kind;                     // per contact: 1 = sphere record
+  std::vector<std::array<double, 2>> arms;    // per contact: l_a, l_b of a sphere record
+};
+
+// The sphere record is valid for contact c when it joins two particles, has no wall velocity and its
+// contact point is on the line of centres: (p - x_a) x n = 0 up to rounding (relative 1e-8 of the lever
+// arm; positions 1e6 lever arms away from the origin round at ~1e-10). l_a = -(p - x_a).n is read back
+// as ((p - x_a) x t2).t1, l_b = (p - x_b).n as -((p - x_b) x t2).t1.
+inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& la, double& lb) {
+  if (R.b[c] < 0) return false;
+  for (int r = 0; r < nrows; ++r)
+    if (R.bias[r][c] != 0) return false;
+  la = R.ca_t2[c].dot(R.t1[c]);
+  lb = -R.cb_t2[c].dot(R.t1[c]);
+  return R.ca_n[c].norm() <= 1e-8 * std::abs(la) && R.cb_n[c].norm() <= 1e-8 * std::abs(lb);
+}
+
+// Packs rows (sweep order: `order`, or contact order when null) and bodies; `L`, `inv_diag`, `scale`
+// select the stage's arrays, `q(c)` / `sigma(c)` its normal right-hand side and compliance.
 template <int NR, class Q, class S>
 void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const std::array<std::vector<double>, 6>& inv_diag,
-          const std::vector<double>& scale, const Q& q, const S& sigma, const std::uint32_t* order,
-          std::vector<PgsContact<NR>>& P) {
+          const std::vector<double>& scale, const Q& q, const S& sigma, double omega, const NdemColouring* colouring,
+          bool general_only, PgsScratch<NR>& X) {
   const std::size_t m = R.size();
-  P.resize(m);
-  for (std::size_t k = 0; k < m; ++k) {
-    const std::size_t c = order ? order[k] : k;
-    PgsContact<NR>& C = P[k];
+  X.sphere.clear();
+  X.general.clear();
+  X.sphere_src.clear();
+  X.general_src.clear();
+  X.chunks.clear();
+  X.groups.clear();
+  // Record kind per contact (sphere record + lever arms, or general record), decided once.
+  X.kind.resize(m);
+  X.arms.resize(m);
+  for (std::size_t c = 0; c < m; ++c)
+    X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
+  auto add = [&](std::size_t c) -> bool {  // appends contact c's record; returns whether it is a sphere record
+    const double bnd[3] = {R.mu[c], R.mu_roll[c], R.mu_twist[c]};
+    if (X.kind[c]) {
+      SphereContact<NR>& C = X.sphere.emplace_back();
+      C.a = R.a[c];
+      C.b = R.b[c];
+      C.la = X.arms[c][0];
+      C.lb = X.arms[c][1];
+      C.s = scale[c];
+      C.q = q(c);
+      C.sigma = sigma(c);
+      for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
+      for (int r = 0; r < NR; ++r) {
+        C.oid[r] = omega * inv_diag[r][c];
+        C.lambda[r] = L[r][c];
+      }
+      C.n = R.n[c];
+      C.t1 = R.t1[c];
+      C.t2 = R.t2[c];
+      X.sphere_src.push_back(std::uint32_t(c));
+      return true;
+    }
+    GeneralContact<NR>& C = X.general.emplace_back();
     C.a = R.a[c];
     C.b = R.b[c];
     C.s = scale[c];
     C.q = q(c);
     C.sigma = sigma(c);
-    C.mu = R.mu[c];
+    for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
     for (int r = 0; r < NR; ++r) {
       C.bias[r] = R.bias[r][c];
-      C.inv_diag[r] = inv_diag[r][c];
+      C.oid[r] = omega * inv_diag[r][c];
       C.lambda[r] = L[r][c];
-    }
-    if constexpr (NR == 6) {
-      C.mu_roll[0] = R.mu_roll[c];
-      C.mu_roll[1] = R.mu_twist[c];
-    } else {
-      C.mu_roll[0] = 0;
     }
     C.n = R.n[c];
     C.t1 = R.t1[c];
@@ -286,15 +648,61 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
     C.cb_n = R.cb_n[c];
     C.cb_t1 = R.cb_t1[c];
     C.cb_t2 = R.cb_t2[c];
+    X.general_src.push_back(std::uint32_t(c));
+    return false;
+  };
+  // Appends the current tail of one record kind as chunks of at most `size` records.
+  auto close_run = [&](bool sphere, std::size_t begin, std::size_t size, bool independent) {
+    const std::size_t end = sphere ? X.sphere.size() : X.general.size();
+    for (std::size_t b = begin; b < end; b += std::min(size, end - b))
+      X.chunks.push_back({sphere, independent, b, b + std::min(size, end - b)});
+  };
+  auto serial_group = [&](const std::uint32_t* ids, std::size_t count) {
+    const std::size_t first = X.chunks.size();
+    std::size_t k = 0;
+    while (k < count) {  // maximal runs of one kind, in order
+      const std::size_t s0 = X.sphere.size(), g0 = X.general.size();
+      const bool kind = add(ids ? ids[k] : k);
+      ++k;
+      for (; k < count; ++k) {
+        const std::size_t c = ids ? ids[k] : k;
+        if (bool(X.kind[c]) != kind) break;
+        add(c);
+      }
+      close_run(kind, kind ? s0 : g0, std::size_t(-1), false);
+    }
+    X.groups.push_back({first, X.chunks.size(), true});
+  };
+  if (!colouring) {
+    serial_group(nullptr, m);
+  } else {
+    const NdemColouring& col = *colouring;
+    for (std::size_t g = 0; g + 1 < col.start.size(); ++g) {
+      const std::size_t begin = col.start[g], end = col.start[g + 1];
+      if (begin == end) continue;
+      if (g + 2 == col.start.size()) {  // last group: the overflow set, serial
+        serial_group(col.order.data() + begin, end - begin);
+        continue;
+      }
+      const std::size_t first = X.chunks.size();
+      const std::size_t s0 = X.sphere.size(), g0 = X.general.size();
+      for (std::size_t k = begin; k < end; ++k)
+        if (X.kind[col.order[k]]) add(col.order[k]);
+      for (std::size_t k = begin; k < end; ++k)
+        if (!X.kind[col.order[k]]) add(col.order[k]);
+      close_run(true, s0, pgs_chunk, true);
+      close_run(false, g0, pgs_chunk, true);
+      X.groups.push_back({first, X.chunks.size(), false});
+    }
   }
 }
 
 template <int NR>
-void unpack_lambda(const std::vector<PgsContact<NR>>& P, const std::uint32_t* order, std::array<std::vector<double>, 6>& L) {
-  for (std::size_t k = 0; k < P.size(); ++k) {
-    const std::size_t c = order ? order[k] : k;
-    for (int r = 0; r < NR; ++r) L[r][c] = P[k].lambda[r];
-  }
+void unpack_lambda(const PgsScratch<NR>& X, std::array<std::vector<double>, 6>& L) {
+  for (std::size_t k = 0; k < X.sphere.size(); ++k)
+    for (int r = 0; r < NR; ++r) L[r][X.sphere_src[k]] = X.sphere[k].lambda[r];
+  for (std::size_t k = 0; k < X.general.size(); ++k)
+    for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
 }
 
 // PgsExtraRows' view of the packed body records.
@@ -316,19 +724,15 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   const std::size_t m = R.size();
   if (m == 0 && !opt.extra) return out;
   double rows_n = double(m), rows_t = 2.0 * double(m), rows_r = NR == 6 ? 3.0 * double(m) : 0.0;
-  const std::uint32_t* order = opt.colouring ? opt.colouring->order.data() : nullptr;
   // Scratch kept per thread between solves: a fresh 100 MB vector per step (100k spheres) costs a page fault
   // per 4 KiB and a zeroing pass, which doubled the solve time at 100k. A nested solve on the same thread
   // (after_iteration starting one, or a TBB thread that steals another simulation's solve while waiting in
-  // the coloured parallel_for) finds the scratch busy and uses fresh vectors instead.
-  static thread_local std::vector<PgsContact<NR>> tl_contacts;
-  static thread_local std::vector<PgsBody> tl_bodies;
+  // the coloured parallel_for) finds the scratch busy and uses a fresh one instead.
+  static thread_local PgsScratch<NR> tl_scratch;
   static thread_local bool tl_busy = false;
-  std::vector<PgsContact<NR>> own_contacts;
-  std::vector<PgsBody> own_bodies;
+  PgsScratch<NR> own;
   const bool nested = tl_busy;
-  std::vector<PgsContact<NR>>& P = nested ? own_contacts : tl_contacts;
-  std::vector<PgsBody>& bodies = nested ? own_bodies : tl_bodies;
+  PgsScratch<NR>& X = nested ? own : tl_scratch;
   struct BusyGuard {
     bool* flag;
     bool nested;
@@ -337,49 +741,54 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
     }
   } guard{&tl_busy, nested};
   tl_busy = true;
-  pack<NR>(R, L, inv_diag, scale, q, sigma, order, P);
+  pack<NR>(R, L, inv_diag, scale, q, sigma, opt.omega, opt.colouring, opt.general_records_only, X);
   const std::size_t nb = B.v.size();
-  bodies.resize(nb);
-  for (std::size_t i = 0; i < nb; ++i) bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
+  X.bodies.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
   // Plain pointers for the lambdas: a thread_local named inside a lambda run by a TBB worker would be
   // the WORKER's (empty) instance.
-  PgsContact<NR>* const Pd = P.data();
-  PgsBody* const Bd = bodies.data();
+  SphereContact<NR>* const Sd = X.sphere.data();
+  GeneralContact<NR>* const Gd = X.general.data();
+  const SweepChunk* const chunks = X.chunks.data();
+  PgsBody* const Bd = X.bodies.data();
   std::vector<Accum> partial;
   PackedVelocities packed_velocities(Bd);
   for (int k = 1; k <= opt.iterations; ++k) {
-    Accum a;
     // The residual is read for the tolerance test, the recorded history and the last iteration's result.
     const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
-    auto run = [&](PgsContact<NR>* p, std::size_t cnt) {
-      return residual ? packed_sweep<NR, true>(p, cnt, Bd, R.sigma_t, R.sigma_r, opt.omega, opt.cone)
-                      : packed_sweep<NR, false>(p, cnt, Bd, R.sigma_t, R.sigma_r, opt.omega, opt.cone);
+    auto run = [&](const SweepChunk& ch) {
+      const std::size_t cnt = ch.end - ch.begin;
+      if (ch.sphere && ch.independent && !residual && !opt.cone) {
+        sphere_sweep_pairs<NR>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r);
+        return Accum{};
+      }
+      if (ch.sphere)
+        return residual ? sphere_sweep<NR, true>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
+                        : sphere_sweep<NR, false>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
+      return residual ? general_sweep<NR, true>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
+                      : general_sweep<NR, false>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
     };
-    if (!opt.colouring) {
-      a = run(Pd, m);
-    } else {
-      // Colours in order; inside a colour no two contacts share a body, so the fixed-size chunks (contiguous
-      // in P) run in parallel without races and in any order; partial sums are combined in chunk order.
-      const NdemColouring& col = *opt.colouring;
-      for (std::size_t g = 0; g + 1 < col.start.size(); ++g) {
-        const std::size_t begin = col.start[g], end = col.start[g + 1];
-        const bool serial = g + 2 == col.start.size();  // last group: the overflow set
-        const std::size_t nchunks = serial ? 1 : (end - begin + pgs_chunk - 1) / pgs_chunk;
-        partial.assign(nchunks, Accum{});
-        auto run_chunk = [&](std::size_t ch) {
-          const std::size_t b0 = serial ? begin : begin + ch * pgs_chunk;
-          const std::size_t b1 = serial ? end : std::min(end, b0 + pgs_chunk);
-          partial[ch] = run(Pd + b0, b1 - b0);
-        };
-        if (nchunks == 1) run_chunk(0);
-        else tbb::parallel_for(std::size_t(0), nchunks, run_chunk);
-        for (const Accum& p : partial) {
-          a.n += p.n;
-          a.t += p.t;
-          a.r += p.r;
-        }
+    // Groups in order; the chunks of a colour share no body, so they run in parallel, in any order,
+    // without races; partial sums are combined in chunk order (deterministic for any thread count).
+    Accum a;
+    for (const SweepGroup& grp : X.groups) {
+      const std::size_t nch = grp.last - grp.first;
+      partial.assign(nch, Accum{});
+      if (grp.serial || nch == 1) {
+        for (std::size_t i = 0; i < nch; ++i) partial[i] = run(chunks[grp.first + i]);
+      } else {
+        tbb::parallel_for(std::size_t(0), nch, [&](std::size_t i) { partial[i] = run(chunks[grp.first + i]); });
+      }
+      for (const Accum& p : partial) {
+        a.n += p.n;
+        a.t += p.t;
+        a.r += p.r;
       }
     }
+    // The kernels sum |dlambda| / (omega D^{-1}); PgsExtraRows and the mean below use |dlambda| / D^{-1}.
+    a.n *= opt.omega;
+    a.t *= opt.omega;
+    a.r *= opt.omega;
     if (opt.extra) {
       const PgsSweepSums e = opt.extra->sweep(packed_velocities, impact_stage, opt.omega, opt.cone);
       a.n += e.normal;
@@ -399,15 +808,15 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
       out.residual_rolling.push_back(mean(a.r, rows_r));
     }
     if (opt.after_iteration) {
-      unpack_lambda<NR>(P, order, L);
+      unpack_lambda<NR>(X, L);
       opt.after_iteration(k);
     }
     if (opt.tolerance > 0 && out.final_residual < opt.tolerance) break;
   }
-  unpack_lambda<NR>(P, order, L);
+  unpack_lambda<NR>(X, L);
   for (std::size_t i = 0; i < nb; ++i) {
-    B.v[i] = bodies[i].v;
-    B.w[i] = bodies[i].w;
+    B.v[i] = X.bodies[i].v;
+    B.w[i] = X.bodies[i].w;
   }
   return out;
 }
@@ -452,7 +861,10 @@ void NdemColouring::build(const NdemRows& R, std::size_t num_bodies, int max_col
 }
 
 std::size_t pgs_packed_bytes_per_contact(bool rolling) {
-  return rolling ? sizeof(PgsContact<6>) : sizeof(PgsContact<3>);
+  return rolling ? sizeof(SphereContact<6>) : sizeof(SphereContact<3>);
+}
+std::size_t pgs_packed_bytes_per_general_contact(bool rolling) {
+  return rolling ? sizeof(GeneralContact<6>) : sizeof(GeneralContact<3>);
 }
 static_assert(sizeof(PgsBody) == pgs_packed_bytes_per_body);
 

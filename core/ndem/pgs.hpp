@@ -11,8 +11,9 @@
 //
 // Layout: NdemRows is a structure of arrays, one entry per contact, rows of a contact solved in the order
 // normal, friction t1, t2, rolling t1, t2, twisting n. Kinematic walls enter as a known velocity (`bias`).
-// The solve itself copies what the sweep reads into one packed record per contact in sweep order and one
-// 64-byte record per body (pgs.cpp, "Packed sweep"), and copies multipliers and velocities back.
+// The solve itself copies what the sweep reads into compact records in sweep order (particle pairs:
+// frame and two lever arms; walls and other contacts: the full Jacobian) and one 64-byte record per body
+// (pgs.cpp, "Packed sweep"), and copies multipliers and velocities back.
 // Threading: serial over the contact order, or (PgsOptions::colouring) TBB parallel inside each colour of
 // a greedy graph colouring; both bitwise deterministic, the coloured one for any thread count.
 #include <array>
@@ -60,10 +61,12 @@ double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size
 /// G_r M^{-1} G_r^T of row r (0..5) of contact c, unscaled (for D^{-1}).
 double ndem_row_mass(const NdemRows& rows, const NdemBodies& bodies, std::size_t c, int r);
 
-/// Bytes of the packed per-contact record the sweep streams (copied from NdemRows at the start of each
-/// solve, in sweep order; see pgs.cpp), for `rolling` = 6 rows or 3 rows; plus pgs_packed_bytes_per_body
-/// per body. Reported by bench/ndem_pgs.cpp as solver memory.
+/// Bytes of the packed per-contact record the sweep streams for a particle-particle contact (copied from
+/// NdemRows at the start of each solve, in sweep order; see pgs.cpp), for `rolling` = 6 rows or 3 rows;
+/// wall contacts use pgs_packed_bytes_per_general_contact; plus pgs_packed_bytes_per_body per body.
+/// Reported by bench/ndem_pgs.cpp as solver memory.
 std::size_t pgs_packed_bytes_per_contact(bool rolling);
+std::size_t pgs_packed_bytes_per_general_contact(bool rolling);
 inline constexpr std::size_t pgs_packed_bytes_per_body = 64;
 
 /// Applies M^{-1} G^T lambda of all rows to the bodies (warm-start velocity update, Eq. 8).
@@ -121,6 +124,9 @@ struct PgsOptions {
   const NdemColouring* colouring = nullptr;
   /// Rows outside the sphere sweep, swept after it in every iteration (see PgsExtraRows). Null: none.
   PgsExtraRows* extra = nullptr;
+  /// Testing aid: sweep every contact with the general record (full Jacobian per row) instead of the
+  /// compact particle-pair record, which must give the same result up to rounding (tests/ndem).
+  bool general_records_only = false;
 };
 
 struct PgsResult {
