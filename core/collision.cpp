@@ -184,6 +184,7 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
     c.key = pairs[k].key;
     c.a = std::int32_t(pairs[k].a);
     c.b = std::int32_t(pairs[k].b);
+    c.effective_radius = p.radius[c.a] * p.radius[c.b] / (p.radius[c.a] + p.radius[c.b]);  // constant per pair
     // Not yet known: read as "touched last step", so that the first geometry pass after the rebuild
     // resets the carried history of a pair that no longer touches (the SDEM kernel resets only pairs
     // that touched last step).
@@ -191,6 +192,46 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   }
   carry_history(scratch_, contacts);
   pair_count_ = contacts.size();
+}
+
+// A plane wall is static when it does not move (zero velocity and angular velocity). Its candidates are
+// the particles within reach (r + skin) of it at the last rebuild (reference positions): until the next
+// rebuild no particle moves more than skin / 2, so no other particle can touch it. A listed plane that
+// changed since (moved, edited, removed) makes the lists be built again.
+bool ContactDetector::static_planes_unchanged(const std::vector<Wall>& walls) const {
+  if (walls.size() != plane_listed_.size()) return false;
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    if (!plane_listed_[w]) continue;
+    const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape);
+    if (!plane || plane->point != plane_snapshot_[w].point || plane->normal != plane_snapshot_[w].normal ||
+        !walls[w].velocity.isZero(0) || !walls[w].angular_velocity.isZero(0))
+      return false;
+  }
+  return true;
+}
+
+void ContactDetector::build_plane_lists(const ParticleStore& p, const std::vector<Wall>& walls) {
+  const std::size_t n = p.size(), nw = walls.size();
+  plane_listed_.assign(nw, 0);
+  plane_snapshot_.assign(nw, PlaneShape{});
+  for (std::size_t w = 0; w < nw; ++w)
+    if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape))
+      if (walls[w].velocity.isZero(0) && walls[w].angular_velocity.isZero(0)) {
+        plane_listed_[w] = 1;
+        plane_snapshot_[w] = *plane;
+      }
+  plane_offset_.assign(n + 1, 0);
+  plane_wall_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t w = 0; w < nw; ++w) {
+      if (!plane_listed_[w]) continue;
+      const PlaneShape& plane = plane_snapshot_[w];
+      if (p.radius[i] + skin_ - (reference_position_[i] - plane.point).dot(plane.normal) > 0)
+        plane_wall_.push_back(std::uint16_t(w));
+    }
+    plane_offset_[i + 1] = std::uint32_t(plane_wall_.size());
+  }
+  plane_lists_valid_ = true;
 }
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
@@ -210,7 +251,9 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   if (needs_rebuild(p, settings)) {
     if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
     rebuild_pairs(p, settings, contacts);
+    plane_lists_valid_ = false;
   }
+  if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);
 
   // Narrow phase for the pair candidates, in place.
   if (pair_geometry)
@@ -222,12 +265,10 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
       }
     });
 
-  // Wall contacts: recomputed every step (walls are few), keyed by particle id, wall and feature.
-  // Per chunk of particles, wall by wall; infinite planes (the common container walls) reject a
-  // particle with one dot product, the same expression as collide(PlaneShape), so the decision is
-  // bit-identical to the full call.
-  std::vector<Contact>& wall_contacts = wall_scratch_;
-  wall_contacts.clear();
+  // Wall contacts: recomputed every step, keyed by particle id, wall and feature. Per chunk of
+  // particles: static planes through their candidate lists, other planes for every particle, both
+  // rejecting a particle with one dot product (the same expression as collide(PlaneShape), so the
+  // decision is bit-identical to the full call); other shapes through collide_sphere.
   if (!walls.empty()) {
     const std::size_t n = p.size();
     const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
@@ -250,7 +291,13 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
           c.effective_radius = p.radius[i];
         }
       };
+      for (std::size_t i = begin; i < end; ++i)
+        for (std::uint32_t e = plane_offset_[i]; e < plane_offset_[i + 1]; ++e) {
+          const PlaneShape& plane = plane_snapshot_[plane_wall_[e]];
+          if (p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0) collide_one(i, plane_wall_[e]);
+        }
       for (std::size_t w = 0; w < walls.size(); ++w) {
+        if (plane_listed_[w]) continue;
         if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
           const Vec3 point = plane->point, normal = plane->normal;
           for (std::size_t i = begin; i < end; ++i)
@@ -260,13 +307,21 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
         }
       }
     });
-    for (auto& f : found) wall_contacts.insert(wall_contacts.end(), f.begin(), f.end());
-    std::sort(wall_contacts.begin(), wall_contacts.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-    carry_history(old_walls_, wall_contacts);  // both sorted by key
+    // Sorted by key straight into the tail of the list (an index sort: the records are large).
+    struct Ref {
+      std::uint64_t key;
+      std::uint32_t chunk, index;
+    };
+    std::vector<Ref> order;
+    for (std::size_t ch = 0; ch < nchunks; ++ch)
+      for (std::size_t j = 0; j < found[ch].size(); ++j) order.push_back({found[ch][j].key, std::uint32_t(ch), std::uint32_t(j)});
+    std::sort(order.begin(), order.end(), [](const Ref& x, const Ref& y) { return x.key < y.key; });
+    contacts.resize(pair_count_ + order.size());
+    for (std::size_t j = 0; j < order.size(); ++j) contacts[pair_count_ + j] = found[order[j].chunk][order[j].index];
+    carry_history(old_walls_, std::span<Contact>(contacts).subspan(pair_count_));  // both sorted by key
   }
   stats_.candidates = pair_count_;
-  stats_.wall_contacts = wall_contacts.size();
-  contacts.insert(contacts.end(), wall_contacts.begin(), wall_contacts.end());
+  stats_.wall_contacts = contacts.size() - pair_count_;
 }
 
 }  // namespace grainlab

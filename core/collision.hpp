@@ -58,12 +58,14 @@ class ContactDetector {
   /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
   std::size_t memory_bytes() const {
     return reference_position_.capacity() * sizeof(Vec3) +
-           (scratch_.capacity() + old_walls_.capacity() + wall_scratch_.capacity()) * sizeof(Contact);
+           (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
+           plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t);
   }
   /// Copy of the detector state (for checkpoints).
   DetectorState state() const { return {valid_, reference_position_, pair_count_, skin_, stats_}; }
   /// Restores a state taken by state(); `contacts` must be the list that went with it.
   void restore(DetectorState s) {
+    plane_lists_valid_ = false;
     valid_ = s.valid;
     reference_position_ = std::move(s.reference_position);
     pair_count_ = s.pair_count;
@@ -74,6 +76,8 @@ class ContactDetector {
  private:
   void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts);
   bool needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const;
+  bool static_planes_unchanged(const std::vector<Wall>& walls) const;
+  void build_plane_lists(const ParticleStore& particles, const std::vector<Wall>& walls);
 
   bool valid_ = false;
   std::vector<Vec3> reference_position_;  ///< positions at the last rebuild
@@ -82,7 +86,13 @@ class ContactDetector {
   CollisionStats stats_;
   std::vector<Contact> scratch_;     ///< previous candidates during a rebuild
   std::vector<Contact> old_walls_;   ///< last step's wall contacts during an update (their history)
-  std::vector<Contact> wall_scratch_;
+  // Static plane walls and their candidate particles (derived from reference_position_ and the walls;
+  // rebuilt after a restore): walls plane_wall_[plane_offset_[i] .. plane_offset_[i+1]) for particle i.
+  bool plane_lists_valid_ = false;
+  std::vector<char> plane_listed_;
+  std::vector<PlaneShape> plane_snapshot_;
+  std::vector<std::uint32_t> plane_offset_;
+  std::vector<std::uint16_t> plane_wall_;
 };
 
 /// a - b with the minimum-image convention along the periodic axis, if any.

@@ -2,7 +2,7 @@
 
 namespace grainlab {
 
-void carry_history(const std::vector<Contact>& previous, std::vector<Contact>& current) {
+void carry_history(std::span<const Contact> previous, std::span<Contact> current) {
   std::size_t j = 0;
   for (auto& c : current) {
     while (j < previous.size() && previous[j].key < c.key) ++j;

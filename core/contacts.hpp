@@ -8,6 +8,7 @@
 // from b and acts on b with the opposite sign.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/math.hpp"
@@ -49,6 +50,6 @@ struct alignas(64) Contact {
 
 /// Copies history from `previous` into `current` where keys match and increments the age. Both must be
 /// sorted by key (the narrow phase produces them so); linear merge.
-void carry_history(const std::vector<Contact>& previous, std::vector<Contact>& current);
+void carry_history(std::span<const Contact> previous, std::span<Contact> current);
 
 }  // namespace grainlab

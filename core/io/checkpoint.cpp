@@ -78,7 +78,12 @@ struct DetectorMirror {
   std::size_t c;
   double d;
   CollisionStats e;
-  std::vector<Contact> f, g, h;  // scratch buffers only: no state between steps
+  std::vector<Contact> f, g;     // scratch buffers only: no state between steps
+  bool i;                        // static plane lists: derived, rebuilt after a restore
+  std::vector<char> j;
+  std::vector<PlaneShape> k;
+  std::vector<std::uint32_t> l;
+  std::vector<std::uint16_t> m;
 };
 struct WorldMirror {
   ParticleStore a;

@@ -248,8 +248,7 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   auto store_geometry = [&] {
     n.store(c.normal);
     c.overlap = d;
-    (xa - la * n).store(c.point);
-    c.effective_radius = ra * rb / (ra + rb);
+    (xa - la * n).store(c.point);  // R* is set when the candidate is created (constant per pair)
   };
   if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
     // History is forgotten on separation; a pair that did not touch last step has none (the detector

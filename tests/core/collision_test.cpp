@@ -124,4 +124,42 @@ BOOST_AUTO_TEST_CASE(invalid_particles_rejected) {
   BOOST_CHECK_THROW(w.add_material(bad), InputError);
 }
 
+// Static plane walls are checked through candidate lists built at rebuilds. A plane that is edited or
+// moved between steps must still be seen at once: the wall contacts always equal a brute-force check.
+BOOST_AUTO_TEST_CASE(static_plane_candidates_follow_wall_changes) {
+  World w = random_cloud(500, 11);
+  Wall floor;
+  floor.shape = PlaneShape{Vec3(0, 0, 0.01), Vec3::UnitZ()};
+  const std::size_t f = w.add_wall(floor);
+  auto wall_keys = [&] {
+    std::set<std::uint64_t> keys;
+    for (std::size_t k = w.pair_contact_count(); k < w.contacts.size(); ++k) keys.insert(w.contacts[k].key);
+    return keys;
+  };
+  auto brute_force = [&] {
+    std::set<std::uint64_t> keys;
+    const PlaneShape& pl = std::get<PlaneShape>(w.walls[f].shape);
+    for (std::size_t i = 0; i < w.particles.size(); ++i)
+      if (w.particles.radius[i] - (w.particles.position[i] - pl.point).dot(pl.normal) > 0)
+        keys.insert(wall_key(w.particles.id[i], std::uint16_t(f), 0));
+    return keys;
+  };
+  w.detect_contacts();
+  const std::size_t before = brute_force().size();
+  BOOST_TEST(before > 0u);
+  BOOST_TEST((wall_keys() == brute_force()));
+  // Edited without a velocity, far beyond the skin: the lists are rebuilt.
+  std::get<PlaneShape>(w.walls[f].shape).point.z() = 0.05;
+  w.detect_contacts();
+  BOOST_TEST(brute_force().size() > 2 * before);
+  BOOST_TEST((wall_keys() == brute_force()));
+  // Moving with a velocity: checked for every particle while it moves.
+  w.walls[f].velocity = Vec3(0, 0, 0.5);
+  for (int step = 0; step < 5; ++step) {
+    w.advance_walls(0.01);
+    w.detect_contacts();
+    BOOST_TEST((wall_keys() == brute_force()));
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
