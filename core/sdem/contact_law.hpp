@@ -30,25 +30,8 @@
 
 namespace grainlab::sdem {
 
-/// Hertz normal force with the speed-independent damping d^{1/4} d' (clamped to >= 0).
-inline double hertz_normal_force(double kn, double effective_mass, double eta, double overlap, double rate) {
-  const double sqrt_d = std::sqrt(overlap);
-  const double f = kn * overlap * sqrt_d + eta * std::sqrt(effective_mass * kn) * std::sqrt(sqrt_d) * rate;
-  return f > 0 ? f : 0.0;
-}
-
-/// The papers' viscoelastic Hertz law, 000 Eq. (2): k_n (d^{3/2} + c d^{1/2} d') (clamped to >= 0).
-inline double viscoelastic_normal_force(double kn, double c, double overlap, double rate) {
-  const double sqrt_d = std::sqrt(overlap);
-  const double f = kn * sqrt_d * (overlap + c * rate);
-  return f > 0 ? f : 0.0;
-}
-
-/// Linear spring-dashpot k_n d + eta sqrt(m* k_n) d' (clamped to >= 0).
-inline double linear_normal_force(double kn, double effective_mass, double eta, double overlap, double rate) {
-  const double f = kn * overlap + eta * std::sqrt(effective_mass * kn) * rate;
-  return f > 0 ? f : 0.0;
-}
+// The normal parts are evaluated from per-contact constants (k_n, eta sqrt(m* k_n), ...) computed when
+// the candidate list changes: normal_terms() in core/sdem/sdem_stepper.cpp.
 
 // The vector functions below are templates on the vector type V: Vec3, or S3 (core/scalar3.hpp) in the
 // pair kernel. Only the history argument deduces V; the others convert to it.

@@ -115,9 +115,21 @@ void SdemStepper::prepare(const World& world) {
 }
 
 namespace {
+// Constants of one contact (see SdemPairConstants) from its material pair, R* and effective mass.
 SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNormalLaw law, double r_eff, double m_eff,
-                                 bool movable, std::uint32_t table);
+                                 bool movable, std::uint32_t table) {
+  SdemPairConstants k;
+  const bool linear = law == SdemNormalLaw::linear;
+  k.kn = linear ? c.kn_factor : c.kn_factor * std::sqrt(r_eff);
+  k.damp_n = law == SdemNormalLaw::viscoelastic ? c.normal_damping : c.normal_damping * std::sqrt(m_eff * k.kn);
+  k.kt0 = linear ? c.kt_factor : c.kt_factor * std::sqrt(r_eff);
+  k.damp_t = c.tangential_damping * std::sqrt(m_eff * k.kt0);
+  k.mu = c.friction;
+  k.table = table;
+  k.movable = movable;
+  return k;
 }
+}  // namespace
 
 void SdemStepper::build_adjacency(const World& world) {
   const std::size_t np = world.particles.size();
@@ -153,21 +165,6 @@ void SdemStepper::build_adjacency(const World& world) {
 }
 
 namespace {
-
-// Constants of one contact (see SdemPairConstants) from its material pair, R* and effective mass.
-SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNormalLaw law, double r_eff, double m_eff,
-                                 bool movable, std::uint32_t table) {
-  SdemPairConstants k;
-  const bool linear = law == SdemNormalLaw::linear;
-  k.kn = linear ? c.kn_factor : c.kn_factor * std::sqrt(r_eff);
-  k.damp_n = law == SdemNormalLaw::viscoelastic ? c.normal_damping : c.normal_damping * std::sqrt(m_eff * k.kn);
-  k.kt0 = linear ? c.kt_factor : c.kt_factor * std::sqrt(r_eff);
-  k.damp_t = c.tangential_damping * std::sqrt(m_eff * k.kt0);
-  k.mu = c.friction;
-  k.table = table;
-  k.movable = movable;
-  return k;
-}
 
 // Normal force, tangential stiffness and tangential damping of a touching pair or wall contact from its
 // constants (contact_law.hpp; k_t and gamma_t grow with d^{1/2} and d^{1/4} for the Hertz laws).

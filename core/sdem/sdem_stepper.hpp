@@ -3,16 +3,19 @@
 // the contact law of core/sdem/contact_law.hpp.
 //
 // One step (symplectic Euler):
-//   1. world.detect_contacts()                                   -> timers.collision
-//   2. contact wrenches, TBB parallel over contacts; each contact writes only its own slot and its own
-//      history (tangential/rolling springs), and Contact::force (force on a) for observers
-//   3. deterministic gather per particle: pair contacts through a CSR adjacency (rebuilt only when the
-//      detector rebuilds its candidate list), in contact order, then the wall contacts serially in list
-//      order; no atomics, so the sums do not depend on the thread count
+//   1. world.detect_contacts(false): candidate list (rebuilt when a particle moved half the skin) and
+//      this step's wall contacts; the pair geometry is left to stage 2      -> timers.collision
+//   2. contact wrenches, TBB parallel over contacts; each pair candidate computes its geometry and its
+//      wrench in one pass (pair_wrench), each contact writes only its own slot, its own history
+//      (tangential/rolling springs) and Contact::force/geometry for observers. Per-candidate constants
+//      (k_n, damping, k_t factors, mu) are computed when the candidate list changes
+//   3. deterministic gather per particle: pair contacts through a CSR adjacency (rebuilt with the
+//      candidate list), in contact order, then its wall contacts in list order; no atomics, so the sums
+//      do not depend on the thread count. Each particle is integrated (step 5) right after its gather
 //   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
-//   -> timers.forces
+//   -> timers.forces (stages 2-5)
 //   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
-//      fixed particles do not move                               -> timers.integrate
+//      fixed particles do not move; then rigid bodies (core/sdem/sdem_bodies.hpp) -> timers.integrate
 //   6. advance walls, wrap periodic positions, time += dt, step += 1
 //   7. every `stability_check_interval` steps: World::check_stability (NaN, overlap beyond a limit)
 //      throws InstabilityError naming the step.
