@@ -6,21 +6,12 @@
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/sdem/sdem_stepper.hpp"
 #include "core/world.hpp"
+#include "tests/ndem/ndem_fixtures.hpp"
 
 namespace grainlab::bodies_test {
 
-/// Iron-ore pellet material (000 l.1160, Table 1), as the NDEM tests.
-inline Material pellet() {
-  Material m;
-  m.name = "pellet";
-  m.density = 3700;
-  m.youngs_modulus = 6.2e6;
-  m.poisson_ratio = 0.25;
-  m.restitution = 0.18;
-  m.friction = 0.91;
-  m.rolling_friction = 0.32;
-  return m;
-}
+/// Iron-ore pellet material (000 l.1160, Table 1), the NDEM tests' own.
+using ndem_test::pellet;
 inline constexpr double radius = 0.00635;
 inline constexpr double g_acc = 9.82;
 
