@@ -188,7 +188,7 @@ std::size_t bytes(const auto& v) { return v.capacity() * sizeof(v[0]); }
 std::size_t particle_bytes(const ParticleStore& p) {
   return bytes(p.id) + bytes(p.position) + bytes(p.velocity) + bytes(p.orientation) + bytes(p.angular_velocity) +
          bytes(p.force) + bytes(p.torque) + bytes(p.radius) + bytes(p.mass) + bytes(p.inv_mass) + bytes(p.inertia) +
-         bytes(p.inv_inertia) + bytes(p.material) + bytes(p.flags);
+         bytes(p.inv_inertia) + bytes(p.material) + bytes(p.flags) + bytes(p.body);
 }
 
 // args: thousands of particles, threads, rolling resistance (0/1)
