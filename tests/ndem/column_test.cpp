@@ -129,7 +129,8 @@ BOOST_AUTO_TEST_CASE(warm_start_reduces_height_error) {
   for (int nit : {10, 30}) {
     std::map<NdemWarmStart, double> err;
     for (auto& [mode, name] : names) {
-      // Known issue: the model warm start lets this column collapse at N_it = 10 (docs/ndem.md).
+      // The model warm start is unstable at this time step with few sweeps (an explicit Hertz guess; the
+      // threshold is tested in model_warm_start_test.cpp, explained in docs/ndem.md): skipped below N_it = 30.
       if (mode == NdemWarmStart::model && nit < 30) continue;
       World w = column(n, 6e6, 0.32);
       NdemSettings s;
