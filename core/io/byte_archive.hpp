@@ -124,7 +124,7 @@ class ByteReader {
     v.assign(std::size_t(n), T{});
     if constexpr (std::is_arithmetic_v<T>) {
       need(n * sizeof(T), "an array");
-      std::memcpy(v.data(), data_ + pos_, std::size_t(n) * sizeof(T));
+      if (n > 0) std::memcpy(v.data(), data_ + pos_, std::size_t(n) * sizeof(T));  // v.data() may be null when empty
       pos_ += std::size_t(n) * sizeof(T);
     } else {
       for (T& x : v) (*this)(x);
