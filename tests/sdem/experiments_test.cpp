@@ -20,10 +20,7 @@ RunResult run(const std::string& name, const std::map<std::string, ParamValue>& 
   const auto t0 = std::chrono::steady_clock::now();
   RunResult r = e.run(e.complete(given), ctx);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  BOOST_TEST_MESSAGE(name << " ran in " << seconds << " s");
-#ifdef NDEBUG  // optimised builds only: Debug + sanitizers run ~50x slower
-  BOOST_TEST(seconds < 3.0);
-#endif
+  BOOST_TEST_MESSAGE(name << " ran in " << seconds << " s");  // logged, not asserted: speed is for benchmarks
   return r;
 }
 double rel(double a, double b) { return std::abs(a / b - 1); }
