@@ -7,6 +7,7 @@
 #include "pipeline/analysis.hpp"
 #include "pipeline/plot.hpp"
 #include "pipeline/report.hpp"
+#include "tests/pipeline/report_test_helpers.hpp"
 #include "tests/pipeline/toy_experiment.hpp"
 
 using namespace grainlab::pipeline;
@@ -14,17 +15,8 @@ namespace fs = std::filesystem;
 namespace tt = boost::test_tools;
 
 namespace {
-const Verdict& verdict(const Analysis& a, const std::string& id) {
-  for (const auto& v : a.verdicts)
-    if (v.id == id) return v;
-  throw std::runtime_error("no verdict " + id);
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
+using test::verdict;
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(analysis_and_report)

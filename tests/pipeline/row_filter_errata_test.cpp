@@ -9,23 +9,15 @@
 
 #include "pipeline/analysis.hpp"
 #include "pipeline/report.hpp"
+#include "tests/pipeline/report_test_helpers.hpp"
 #include "tests/pipeline/toy_experiment.hpp"
 
 using namespace grainlab::pipeline;
 namespace fs = std::filesystem;
 
 namespace {
-const Verdict& verdict(const Analysis& a, const std::string& id) {
-  for (const auto& v : a.verdicts)
-    if (v.id == id) return v;
-  throw std::runtime_error("no verdict " + id);
-}
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using test::slurp;
+using test::verdict;
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // A reference file in the validation/ format: a comment block (with quotes and commas that must not
