@@ -14,6 +14,7 @@
 #include "core/scalar3.hpp"
 #include "core/hertz.hpp"
 #include "core/sdem/contact_law.hpp"
+#include "core/sdem/pair_kernels.hpp"
 #include "core/sdem/hertz_theory.hpp"
 #include "core/sdem/restitution.hpp"
 
@@ -22,6 +23,7 @@ namespace grainlab {
 namespace {
 
 constexpr std::size_t chunk_size = 1024;  // fixed chunks: work split independent of the thread count
+constexpr std::size_t prefetch_distance = 32;  // contacts
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -114,22 +116,6 @@ void SdemStepper::prepare(const World& world) {
   adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
 }
 
-namespace {
-// Constants of one contact (see SdemPairConstants) from its material pair, R* and effective mass.
-SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNormalLaw law, double r_eff, double m_eff,
-                                 bool movable, std::uint32_t table) {
-  SdemPairConstants k;
-  const bool linear = law == SdemNormalLaw::linear;
-  k.kn = linear ? c.kn_factor : c.kn_factor * std::sqrt(r_eff);
-  k.damp_n = law == SdemNormalLaw::viscoelastic ? c.normal_damping : c.normal_damping * std::sqrt(m_eff * k.kn);
-  k.kt0 = linear ? c.kt_factor : c.kt_factor * std::sqrt(r_eff);
-  k.damp_t = c.tangential_damping * std::sqrt(m_eff * k.kt0);
-  k.mu = c.friction;
-  k.table = table;
-  k.movable = movable;
-  return k;
-}
-}  // namespace
 
 void SdemStepper::build_adjacency(const World& world) {
   const std::size_t np = world.particles.size();
@@ -150,14 +136,15 @@ void SdemStepper::build_adjacency(const World& world) {
   }
   // Per-candidate constants: radii, masses and materials do not change between candidate rebuilds.
   const ParticleStore& p = world.particles;
-  pair_constants_.resize(pairs);
+  constants_.resize(pairs);
   for (std::size_t k = 0; k < pairs; ++k) {
     const int a = world.contacts[k].a, b = world.contacts[k].b;
     const double inv_m = p.inv_mass[a] + p.inv_mass[b];
     const std::uint32_t t = std::uint32_t(p.material[a] * material_count_ + p.material[b]);
-    pair_constants_[k] = pair_constants(pair_table_[t], settings_.normal_law, p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
-                                        inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
-    pair_constants_[k].same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
+    SdemPairConstants k_ab = sdem::pair_constants(pair_table_[t], settings_.normal_law, p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
+                                                  inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
+    k_ab.same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
+    constants_.set(k, k_ab);
   }
   adjacency_rebuilds_ = world.detector.stats().rebuilds;
   adjacency_pairs_ = pairs;
@@ -166,114 +153,9 @@ void SdemStepper::build_adjacency(const World& world) {
 
 namespace {
 
-// Normal force, tangential stiffness and tangential damping of a touching pair or wall contact from its
-// constants (contact_law.hpp; k_t and gamma_t grow with d^{1/2} and d^{1/4} for the Hertz laws).
-struct NormalTerms {
-  double fn, kt, gamma_t;
-};
-template <SdemNormalLaw law>
-inline NormalTerms normal_terms(const SdemPairConstants& k, double d, double rate) {
-  NormalTerms t;
-  if constexpr (law == SdemNormalLaw::linear) {
-    t.fn = k.kn * d + k.damp_n * rate;
-    t.kt = k.kt0;
-    t.gamma_t = k.damp_t;
-  } else {
-    const double sqrt_d = std::sqrt(d);
-    const double quarter_d = std::sqrt(sqrt_d);
-    if constexpr (law == SdemNormalLaw::hertz)
-      t.fn = k.kn * d * sqrt_d + k.damp_n * quarter_d * rate;
-    else
-      t.fn = k.kn * sqrt_d * (d + k.damp_n * rate);
-    t.kt = k.kt0 * sqrt_d;
-    t.gamma_t = k.damp_t * quarter_d;
-  }
-  t.fn = t.fn > 0 ? t.fn : 0.0;
-  return t;
-}
-
-// Rolling-resistance torque on a (contact_law.hpp); out of line, the common case has no rolling friction.
-[[gnu::noinline]] Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c,
-                                         const Vec3& w_rel, double kt, double fn, double dt) {
-  const Vec3& n = c.normal;
-  const double r_eff = c.effective_radius;
-  const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
-  const double kr = k.kr_factor * kt * r_eff * r_eff;
-  // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
-  auto inv_contact_inertia = [&](int i) {
-    return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
-  };
-  const double inv_i_r = inv_contact_inertia(c.a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
-  return sdem::rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
-                              k.rolling_friction * r_eff * fn, dt);
-}
-
-// Rolling-resistance torque on a, or zero when the pair has no rolling friction.
-inline Vec3 rolling_term(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c, const Vec3& w_rel, double kt,
-                         double fn, double dt) {
-  if (!(k.rolling_friction > 0)) return Vec3::Zero();
-  return rolling_torque_of(p, k, c, w_rel, kt, fn, dt);
-}
-
-inline void no_wrench(Contact& c, ContactWrench& out) {
-  c.force.setZero();
-  out.force.setZero();
-  out.torque_a.setZero();
-  out.torque_b.setZero();
-}
-
-// Stage 2a: geometry and wrench of one pair candidate, fused in one pass (the detector leaves the pair
-// geometry to this stage). Reads particle state and the pair's constants; writes the contact's geometry,
-// springs (reset when separated), Contact::force and its wrench slot. The lever arms lie on the normal
-// (p - x_a = -l_a n, p - x_b = l_b n, l = r - d/2), which is also correct across periodic wraps.
-template <SdemNormalLaw law>
-void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
-                 const SdemPairCoefficients* table, double dt, Contact& c, ContactWrench& out) {
-  // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
-  // cannot prove that the contact does not alias the particle arrays and would reload them after each
-  // store. The geometry is pair_geometry's, spelled out on S3.
-  const int a = c.a, b = c.b;
-  const S3 xa(p.position[a]);
-  S3 delta = xa - S3(p.position[b]);
-  if (cs.periodic_axis >= 0) delta = S3(periodic_delta(delta.vec(), cs));
-  const double dist = delta.norm();
-  const double ra = p.radius[a], rb = p.radius[b];
-  const S3 n = dist > 0 ? (1.0 / dist) * delta : S3(0, 0, 1);
-  // Members of one rigid body never touch each other (as mask_self_contacts does for the detector).
-  const double d = k.same_body ? std::min(ra + rb - dist, 0.0) : ra + rb - dist;
-  const double la = ra - 0.5 * d, lb = rb - 0.5 * d;
-  auto store_geometry = [&] {
-    n.store(c.normal);
-    c.overlap = d;
-    (xa - la * n).store(c.point);  // R* is set when the candidate is created (constant per pair)
-  };
-  if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
-    // History is forgotten on separation; a pair that did not touch last step has none (the detector
-    // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
-    if (!(d > 0) && c.overlap > 0) reset_history(c);
-    store_geometry();
-    return no_wrench(c, out);
-  }
-  const S3 wa(p.angular_velocity[a]), wb(p.angular_velocity[b]);
-  const S3 v_rel = S3(p.velocity[a]) - S3(p.velocity[b]) - (la * wa + lb * wb).cross(n);
-  S3 spring(c.tangential_spring);
-  store_geometry();
-  const double vn = v_rel.dot(n);
-  const NormalTerms t = normal_terms<law>(k, d, -vn);
-  S3 force = t.fn * n + sdem::tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
-  spring.store(c.tangential_spring);
-  force.store(c.force);
-  force.store(out.force);
-  const S3 nf = n.cross(force);
-  S3 ta = -la * nf, tb = -lb * nf;
-  if (table[k.table].rolling_friction > 0) {
-    const S3 tau_roll(rolling_torque_of(p, table[k.table], c, (wa - wb).vec(), t.kt, t.fn, dt));
-    ta += tau_roll;
-    tb -= tau_roll;
-  }
-  ta.store(out.torque_a);
-  tb.store(out.torque_b);
-}
+using sdem::no_wrench;
+using sdem::normal_terms;
+using sdem::NormalTerms;
 
 // Stage 2b: the wrench of one wall contact (geometry from the detector). Same law; the lever arm is
 // the contact point, and the wall's surface velocity enters the relative velocity.
@@ -288,12 +170,13 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
   const Vec3 ra = c.point - p.position[a];
   const Vec3 v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - w.velocity_at(c.point);
   const SdemPairCoefficients& coeff = table[p.material[a] * n_materials + w.material];
-  const SdemPairConstants k = pair_constants(coeff, law, c.effective_radius, p.mass[a], true, 0);
+  const SdemPairConstants k = sdem::pair_constants(coeff, law, c.effective_radius, p.mass[a], true, 0);
   const double vn = v_rel.dot(n);
-  const NormalTerms t = normal_terms<law>(k, d, -vn);
+  const NormalTerms<double> t = normal_terms<law>(k, d, -vn);
   const Vec3 force = t.fn * n + sdem::tangential_force(c.tangential_spring, n, v_rel - vn * n, t.kt, t.gamma_t,
                                                        k.mu * t.fn, dt);
-  const Vec3 tau_roll = rolling_term(p, coeff, c, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt);
+  const Vec3 tau_roll = k.rolling ? sdem::rolling_torque_of(p, coeff, c, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt)
+                                  : Vec3::Zero();
   c.force = force;
   out.force = force;
   out.torque_a = ra.cross(force) + tau_roll;
@@ -335,16 +218,39 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const std::vector<Wall>& walls = world.walls;
 
   // Stage 2: per-contact wrenches (parallel, each contact writes its own slot): pair candidates with
-  // their geometry, then the wall contacts.
+  // their geometry, four at a time in SIMD lanes (groups of four fixed by index, so the result does not
+  // depend on the thread count), then the rest of the candidates and the wall contacts one by one.
   const std::size_t pairs = world.pair_contact_count();
   const CollisionSettings& cs = world.collision;
-  const SdemPairConstants* constants = pair_constants_.data();
+  const SdemCandidateConstants& kc = constants_;
+  const std::size_t groups = pairs / sdem::lane_count, first_single = groups * sdem::lane_count;
+  const std::size_t items = groups + (nc - first_single);
   auto run = [&](auto law_tag) {
     constexpr SdemNormalLaw law = decltype(law_tag)::value;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nc, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, chunk_size / sdem::lane_count), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t item = r.begin(); item != r.end(); ++item) {
+        if (item < groups) {
+          const std::size_t k0 = item * sdem::lane_count;
+          const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
+          if (!rolling) {
+            // The contact records stream from memory at 100k spheres; fetch a few groups ahead.
+            if (k0 + prefetch_distance + sdem::lane_count <= pairs) {
+              const char* ahead = reinterpret_cast<const char*>(&contacts[k0 + prefetch_distance]);
+              for (std::size_t byte = 0; byte < sdem::lane_count * sizeof(Contact); byte += sizeof(Contact)) {
+                __builtin_prefetch(ahead + byte, 1);
+                __builtin_prefetch(ahead + byte + 64, 1);
+              }
+            }
+            sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &contacts[k0], &wrench_[k0]);
+            continue;
+          }
+          for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k)
+            sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, contacts[k], wrench_[k]);
+          continue;
+        }
+        const std::size_t k = first_single + (item - groups);
         if (k < pairs)
-          pair_wrench<law>(p, cs, constants[k], table, dt, contacts[k], wrench_[k]);
+          sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, contacts[k], wrench_[k]);
         else
           wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench_[k]);
       }

@@ -100,9 +100,38 @@ struct SdemPairConstants {
   std::uint32_t table = 0;  ///< index of the pair's SdemPairCoefficients (rolling resistance)
   bool movable = false;     ///< at least one body can move
   bool same_body = false;   ///< both spheres belong to one rigid body: never in contact
+  bool rolling = false;     ///< the pair has rolling resistance
 };
 
 /// Per-contact results of the force stage (one slot per contact, written by that contact only).
+/// The constants of every pair candidate, as arrays (the lane kernel of core/sdem/pair_kernels.hpp loads
+/// four candidates' values at once).
+struct SdemCandidateConstants {
+  enum Flag : std::uint8_t { movable = 1, same_body = 2, rolling = 4 };
+  std::vector<double> kn, damp_n, kt0, damp_t, mu;
+  std::vector<std::uint32_t> table;
+  std::vector<std::uint8_t> flags;
+
+  void resize(std::size_t n) {
+    for (auto* v : {&kn, &damp_n, &kt0, &damp_t, &mu}) v->resize(n);
+    table.resize(n);
+    flags.resize(n);
+  }
+  void set(std::size_t k, const SdemPairConstants& c) {
+    kn[k] = c.kn, damp_n[k] = c.damp_n, kt0[k] = c.kt0, damp_t[k] = c.damp_t, mu[k] = c.mu, table[k] = c.table;
+    flags[k] = std::uint8_t((c.movable ? movable : 0) | (c.same_body ? same_body : 0) | (c.rolling ? rolling : 0));
+  }
+  SdemPairConstants at(std::size_t k) const {
+    SdemPairConstants c;
+    c.kn = kn[k], c.damp_n = damp_n[k], c.kt0 = kt0[k], c.damp_t = damp_t[k], c.mu = mu[k], c.table = table[k];
+    c.movable = flags[k] & movable, c.same_body = flags[k] & same_body, c.rolling = flags[k] & rolling;
+    return c;
+  }
+  std::size_t memory_bytes() const {
+    return kn.capacity() * 5 * sizeof(double) + table.capacity() * sizeof(std::uint32_t) + flags.capacity();
+  }
+};
+
 struct ContactWrench {
   Vec3 force = Vec3::Zero();     ///< on a
   Vec3 torque_a = Vec3::Zero();  ///< on a, about its centre
@@ -141,7 +170,7 @@ class SdemStepper : public Stepper {
 
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
-    return wrench_.capacity() * sizeof(ContactWrench) + pair_constants_.capacity() * sizeof(SdemPairConstants) +
+    return wrench_.capacity() * sizeof(ContactWrench) + constants_.memory_bytes() +
            (offset_.capacity() + adjacency_.capacity() + wall_offset_.capacity() + wall_entry_.capacity() +
             adjacency_fill_.capacity()) * sizeof(std::uint32_t);
   }
@@ -163,7 +192,7 @@ class SdemStepper : public Stepper {
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
   std::vector<ContactWrench> wrench_;
-  std::vector<SdemPairConstants> pair_constants_;  ///< per pair candidate, rebuilt with the adjacency
+  SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;

@@ -1,0 +1,321 @@
+#pragma once
+// The SDEM per-contact kernels (internal to core/sdem; exposed for tests and benchmarks).
+//
+// pair_wrench: geometry and wrench of one pair candidate in one pass (the detector leaves the pair
+//   geometry to the force stage). Reads particle state and the candidate's constants; writes the
+//   contact's geometry, springs (reset when separated), Contact::force and its wrench slot.
+// pair_wrench_lanes: the same for four candidates at once, one per SIMD lane (GCC vector extensions:
+//   AVX2 with -march=x86-64-v3, SSE2 otherwise). Every lane runs the scalar kernel's operations in the
+//   same order, with branches turned into selects, so the results agree with pair_wrench to rounding
+//   (fused multiply-adds may be formed differently); tests/sdem/pair_kernels_test.cpp checks it.
+//   Groups with rolling resistance use the scalar kernel.
+//
+// Law: core/sdem/contact_law.hpp (Hertz/viscoelastic/linear normal force, tangential spring on the
+// Coulomb cone, rolling resistance); constants per candidate: SdemCandidateConstants.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#ifdef __AVX__
+#include <immintrin.h>
+#endif
+
+#include "core/collision.hpp"
+#include "core/scalar3.hpp"
+#include "core/sdem/contact_law.hpp"
+#include "core/sdem/sdem_stepper.hpp"
+
+namespace grainlab::sdem {
+
+/// Constants of one contact (see SdemPairConstants) from its material pair, R* and effective mass.
+inline SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNormalLaw law, double r_eff, double m_eff,
+                                        bool movable, std::uint32_t table) {
+  SdemPairConstants k;
+  const bool linear = law == SdemNormalLaw::linear;
+  k.kn = linear ? c.kn_factor : c.kn_factor * std::sqrt(r_eff);
+  k.damp_n = law == SdemNormalLaw::viscoelastic ? c.normal_damping : c.normal_damping * std::sqrt(m_eff * k.kn);
+  k.kt0 = linear ? c.kt_factor : c.kt_factor * std::sqrt(r_eff);
+  k.damp_t = c.tangential_damping * std::sqrt(m_eff * k.kt0);
+  k.mu = c.friction;
+  k.table = table;
+  k.movable = movable;
+  k.rolling = c.rolling_friction > 0;
+  return k;
+}
+
+// Lanes: four doubles in one vector (GCC vector extensions: one AVX register with -march=x86-64-v3,
+// two SSE2 registers otherwise). Comparisons give masks of -1/0 per lane.
+using Lanes = double __attribute__((vector_size(32)));
+using LaneMask = long long __attribute__((vector_size(32)));
+using Half = double __attribute__((vector_size(16)));
+constexpr int lane_count = 4;
+
+// The same names for double, so that templates on the number type (normal_terms) take either.
+[[gnu::always_inline]] inline double sqrt(double v) { return std::sqrt(v); }
+[[gnu::always_inline]] inline double max(double a, double b) { return std::max(a, b); }
+
+[[gnu::always_inline]] inline Lanes splat(double v) { return Lanes{v, v, v, v}; }
+[[gnu::always_inline]] inline Lanes select(LaneMask m, Lanes yes, Lanes no) { return m ? yes : no; }
+[[gnu::always_inline]] inline Lanes sqrt(Lanes v) {
+#ifdef __AVX__
+  return _mm256_sqrt_pd(v);
+#else
+  return Lanes{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])};
+#endif
+}
+[[gnu::always_inline]] inline Lanes max(Lanes a, Lanes b) { return a < b ? b : a; }  // as std::max
+[[gnu::always_inline]] inline Lanes min(Lanes a, Lanes b) { return b < a ? b : a; }  // as std::min
+[[gnu::always_inline]] inline bool any(LaneMask m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+
+/// A 3-vector of lanes: component x holds the x of four contacts.
+struct L3 {
+  Lanes x, y, z;
+  [[gnu::always_inline]] Lanes dot(const L3& o) const { return x * o.x + y * o.y + z * o.z; }
+  [[gnu::always_inline]] Lanes squaredNorm() const { return dot(*this); }
+  [[gnu::always_inline]] L3 cross(const L3& o) const { return {y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x}; }
+};
+[[gnu::always_inline]] inline L3 operator+(const L3& a, const L3& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+[[gnu::always_inline]] inline L3 operator-(const L3& a, const L3& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+[[gnu::always_inline]] inline L3 operator*(const Lanes& s, const L3& a) { return {s * a.x, s * a.y, s * a.z}; }
+[[gnu::always_inline]] inline L3 select(LaneMask m, const L3& yes, const L3& no) {
+  return {select(m, yes.x, no.x), select(m, yes.y, no.y), select(m, yes.z, no.z)};
+}
+
+/// Four Vec3 into lanes (x, y by 16-byte loads and two shuffles; z one by one).
+[[gnu::always_inline]] inline L3 load_lanes(const Vec3& v0, const Vec3& v1, const Vec3& v2, const Vec3& v3) {
+  Half h0, h1, h2, h3;
+  std::memcpy(&h0, v0.data(), 16), std::memcpy(&h1, v1.data(), 16), std::memcpy(&h2, v2.data(), 16),
+      std::memcpy(&h3, v3.data(), 16);
+  const Lanes a = __builtin_shufflevector(h0, h2, 0, 1, 2, 3);  // x0 y0 x2 y2
+  const Lanes b = __builtin_shufflevector(h1, h3, 0, 1, 2, 3);  // x1 y1 x3 y3
+  return {__builtin_shufflevector(a, b, 0, 4, 2, 6), __builtin_shufflevector(a, b, 1, 5, 3, 7),
+          Lanes{v0[2], v1[2], v2[2], v3[2]}};
+}
+/// Lanes back into four Vec3 (the inverse of load_lanes).
+[[gnu::always_inline]] inline void store_lanes(const L3& v, Vec3& v0, Vec3& v1, Vec3& v2, Vec3& v3) {
+  const Lanes a = __builtin_shufflevector(v.x, v.y, 0, 4, 2, 6);  // x0 y0 x2 y2
+  const Lanes b = __builtin_shufflevector(v.x, v.y, 1, 5, 3, 7);  // x1 y1 x3 y3
+  const Half h0 = __builtin_shufflevector(a, a, 0, 1), h2 = __builtin_shufflevector(a, a, 2, 3);
+  const Half h1 = __builtin_shufflevector(b, b, 0, 1), h3 = __builtin_shufflevector(b, b, 2, 3);
+  std::memcpy(v0.data(), &h0, 16), std::memcpy(v1.data(), &h1, 16), std::memcpy(v2.data(), &h2, 16),
+      std::memcpy(v3.data(), &h3, 16);
+  v0[2] = v.z[0], v1[2] = v.z[1], v2[2] = v.z[2], v3[2] = v.z[3];
+}
+
+// Normal force, tangential stiffness and tangential damping of a touching contact from its constants
+// (contact_law.hpp; k_t and gamma_t grow with d^{1/2} and d^{1/4} for the Hertz laws). T is double or a
+// lane vector; `d` must be >= 0.
+template <class T>
+struct NormalTerms {
+  T fn, kt, gamma_t;
+};
+template <SdemNormalLaw law, class T>
+[[gnu::always_inline]] inline NormalTerms<T> normal_terms(const T& kn, const T& damp_n, const T& kt0, const T& damp_t, const T& d, const T& rate) {
+  NormalTerms<T> t;
+  if constexpr (law == SdemNormalLaw::linear) {
+    t.fn = kn * d + damp_n * rate;
+    t.kt = kt0;
+    t.gamma_t = damp_t;
+  } else {
+    const T sqrt_d = sqrt(d);
+    const T quarter_d = sqrt(sqrt_d);
+    if constexpr (law == SdemNormalLaw::hertz)
+      t.fn = kn * d * sqrt_d + damp_n * quarter_d * rate;
+    else
+      t.fn = kn * sqrt_d * (d + damp_n * rate);
+    t.kt = kt0 * sqrt_d;
+    t.gamma_t = damp_t * quarter_d;
+  }
+  t.fn = max(t.fn, T{});
+  return t;
+}
+template <SdemNormalLaw law>
+inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, double rate) {
+  return normal_terms<law, double>(k.kn, k.damp_n, k.kt0, k.damp_t, d, rate);
+}
+
+// Rolling-resistance torque on a (contact_law.hpp); out of line, the common case has no rolling friction.
+[[gnu::noinline]] inline Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c,
+                                                const Vec3& w_rel, double kt, double fn, double dt) {
+  const Vec3& n = c.normal;
+  const double r_eff = c.effective_radius;
+  const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
+  const double kr = k.kr_factor * kt * r_eff * r_eff;
+  // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
+  auto inv_contact_inertia = [&](int i) {
+    return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
+  };
+  const double inv_i_r = inv_contact_inertia(c.a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
+  return rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
+                        k.rolling_friction * r_eff * fn, dt);
+}
+
+inline void no_wrench(Contact& c, ContactWrench& out) {
+  c.force.setZero();
+  out.force.setZero();
+  out.torque_a.setZero();
+  out.torque_b.setZero();
+}
+
+/// Scalar pair kernel (see the file comment). The lever arms lie on the normal (p - x_a = -l_a n,
+/// p - x_b = l_b n, l = r - d/2), which is also correct across periodic wraps.
+template <SdemNormalLaw law>
+void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
+                 const SdemPairCoefficients* table, double dt, Contact& c, ContactWrench& out) {
+  // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
+  // cannot prove that the contact does not alias the particle arrays and would reload them after each
+  // store. The geometry is pair_geometry's, spelled out on S3.
+  const int a = c.a, b = c.b;
+  const S3 xa(p.position[a]);
+  S3 delta = xa - S3(p.position[b]);
+  if (cs.periodic_axis >= 0) delta = S3(periodic_delta(delta.vec(), cs));
+  const double dist = delta.norm();
+  const double ra = p.radius[a], rb = p.radius[b];
+  const S3 n = dist > 0 ? (1.0 / dist) * delta : S3(0, 0, 1);
+  // Members of one rigid body never touch each other (as mask_self_contacts does for the detector).
+  const double d = k.same_body ? std::min(ra + rb - dist, 0.0) : ra + rb - dist;
+  const double la = ra - 0.5 * d, lb = rb - 0.5 * d;
+  auto store_geometry = [&] {
+    n.store(c.normal);
+    c.overlap = d;
+    (xa - la * n).store(c.point);  // R* is set when the candidate is created (constant per pair)
+  };
+  if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
+    // History is forgotten on separation; a pair that did not touch last step has none (the detector
+    // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
+    if (!(d > 0) && c.overlap > 0) reset_history(c);
+    store_geometry();
+    return no_wrench(c, out);
+  }
+  const S3 wa(p.angular_velocity[a]), wb(p.angular_velocity[b]);
+  const S3 v_rel = S3(p.velocity[a]) - S3(p.velocity[b]) - (la * wa + lb * wb).cross(n);
+  S3 spring(c.tangential_spring);
+  store_geometry();
+  const double vn = v_rel.dot(n);
+  const NormalTerms<double> t = normal_terms<law>(k, d, -vn);
+  S3 force = t.fn * n + tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
+  spring.store(c.tangential_spring);
+  force.store(c.force);
+  force.store(out.force);
+  const S3 nf = n.cross(force);
+  S3 ta = -la * nf, tb = -lb * nf;
+  if (k.rolling) {
+    const S3 tau_roll(rolling_torque_of(p, table[k.table], c, (wa - wb).vec(), t.kt, t.fn, dt));
+    ta += tau_roll;
+    tb -= tau_roll;
+  }
+  ta.store(out.torque_a);
+  tb.store(out.torque_b);
+}
+
+/// Lane kernel for candidates c[0..3] with constants at k0..k0+3 (see the file comment). The caller
+/// sends groups with rolling resistance to pair_wrench instead.
+template <SdemNormalLaw law>
+void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
+                       std::size_t k0, double dt, Contact* c, ContactWrench* out) {
+  const int a0 = c[0].a, a1 = c[1].a, a2 = c[2].a, a3 = c[3].a;
+  const int b0 = c[0].b, b1 = c[1].b, b2 = c[2].b, b3 = c[3].b;
+  auto particle = [&](const std::vector<Vec3>& v, bool side_a) {
+    return side_a ? load_lanes(v[a0], v[a1], v[a2], v[a3]) : load_lanes(v[b0], v[b1], v[b2], v[b3]);
+  };
+  auto constant = [&](const std::vector<double>& v) {
+    Lanes x;
+    std::memcpy(&x, &v[k0], sizeof x);
+    return x;
+  };
+  auto flag = [&](SdemCandidateConstants::Flag f) {
+    const std::uint8_t* fl = &kc.flags[k0];
+    return LaneMask{-(long long)((fl[0] & f) != 0), -(long long)((fl[1] & f) != 0), -(long long)((fl[2] & f) != 0),
+                    -(long long)((fl[3] & f) != 0)};
+  };
+
+  const L3 xa = particle(p.position, true);
+  L3 delta = xa - particle(p.position, false);
+  if (cs.periodic_axis >= 0) [[unlikely]] {
+    auto wrap = [L = cs.periodic_hi - cs.periodic_lo](Lanes x) {  // as periodic_delta
+      for (int i = 0; i < lane_count; ++i) x[i] -= L * std::round(x[i] / L);
+      return x;
+    };
+    if (cs.periodic_axis == 0) delta.x = wrap(delta.x);
+    if (cs.periodic_axis == 1) delta.y = wrap(delta.y);
+    if (cs.periodic_axis == 2) delta.z = wrap(delta.z);
+  }
+  const Lanes dist = sqrt(delta.squaredNorm());
+  const Lanes ra{p.radius[a0], p.radius[a1], p.radius[a2], p.radius[a3]};
+  const Lanes rb{p.radius[b0], p.radius[b1], p.radius[b2], p.radius[b3]};
+  const L3 n = select(dist > 0.0, (1.0 / dist) * delta, L3{splat(0), splat(0), splat(1)});
+  Lanes d = ra + rb - dist;
+  d = select(flag(SdemCandidateConstants::same_body), min(d, splat(0)), d);
+  const Lanes la = ra - 0.5 * d, lb = rb - 0.5 * d;
+  const L3 point = xa - la * n;
+  const Lanes old_overlap{c[0].overlap, c[1].overlap, c[2].overlap, c[3].overlap};
+  const LaneMask touching = (d > 0.0) & flag(SdemCandidateConstants::movable);
+
+  auto separated = [&](int i) {
+    // As pair_wrench: forget the history of a pair that touched last step and no longer does.
+    if (!(d[i] > 0) && old_overlap[i] > 0) reset_history(c[i]);
+    no_wrench(c[i], out[i]);
+  };
+  auto store_geometry = [&] {
+    store_lanes(n, c[0].normal, c[1].normal, c[2].normal, c[3].normal);
+    store_lanes(point, c[0].point, c[1].point, c[2].point, c[3].point);
+    for (int i = 0; i < lane_count; ++i) c[i].overlap = d[i];
+  };
+  if (!any(touching)) {
+    for (int i = 0; i < lane_count; ++i) separated(i);
+    store_geometry();
+    return;
+  }
+
+  const L3 wa = particle(p.angular_velocity, true), wb = particle(p.angular_velocity, false);
+  const L3 v_rel = particle(p.velocity, true) - particle(p.velocity, false) - (la * wa + lb * wb).cross(n);
+  L3 spring = load_lanes(c[0].tangential_spring, c[1].tangential_spring, c[2].tangential_spring, c[3].tangential_spring);
+  const Lanes vn = v_rel.dot(n);
+  const Lanes d_touch = max(d, splat(0));  // separated lanes compute a zero force, discarded below
+  const NormalTerms<Lanes> t = normal_terms<law, Lanes>(constant(kc.kn), constant(kc.damp_n), constant(kc.kt0),
+                                                         constant(kc.damp_t), d_touch, -vn);
+  const L3 ut = v_rel - vn * n;
+  // tangential_force (contact_law.hpp) with selects: rotate the spring into the tangent plane keeping its
+  // length, add the slip, then project the trial force on the Coulomb cone.
+  {
+    const Lanes len2 = spring.squaredNorm();
+    const L3 projected = spring - spring.dot(n) * n;
+    const Lanes new2 = projected.squaredNorm();
+    const LaneMask rescale = (len2 != 0.0) & (new2 > 0.0);
+    const Lanes factor = sqrt(select(rescale, len2 / new2, splat(1)));
+    spring = select(len2 != 0.0, select(rescale, factor * projected, projected), spring);
+  }
+  spring = spring + splat(dt) * ut;
+  L3 ft = (-t.kt) * spring - t.gamma_t * ut;
+  const Lanes limit = constant(kc.mu) * t.fn;
+  const Lanes f2 = ft.squaredNorm();
+  const LaneMask sliding = f2 > limit * limit;
+  if (any(sliding)) {
+    const Lanes scale = select(f2 > 0.0, limit / sqrt(select(f2 > 0.0, f2, splat(1))), splat(0));
+    ft = select(sliding, scale * ft, ft);
+    const LaneMask stiff = t.kt > 0.0;
+    const Lanes kt = select(stiff, t.kt, splat(1));
+    spring = select(sliding & stiff, L3{-ft.x / kt, -ft.y / kt, -ft.z / kt},
+                    select(sliding, L3{splat(0), splat(0), splat(0)}, spring));
+  }
+  const L3 force = t.fn * n + ft;
+  const L3 nf = n.cross(force);
+  const L3 ta = (-la) * nf, tb = (-lb) * nf;
+
+  // Separated lanes first (reset_history clears the spring), then the touching lanes' results over them.
+  for (int i = 0; i < lane_count; ++i)
+    if (!touching[i]) separated(i);
+  store_geometry();
+  const L3 zero{splat(0), splat(0), splat(0)};
+  const L3 kept = select(touching, spring, load_lanes(c[0].tangential_spring, c[1].tangential_spring,
+                                                      c[2].tangential_spring, c[3].tangential_spring));
+  store_lanes(kept, c[0].tangential_spring, c[1].tangential_spring, c[2].tangential_spring, c[3].tangential_spring);
+  const L3 f_out = select(touching, force, zero), ta_out = select(touching, ta, zero), tb_out = select(touching, tb, zero);
+  store_lanes(f_out, c[0].force, c[1].force, c[2].force, c[3].force);
+  store_lanes(f_out, out[0].force, out[1].force, out[2].force, out[3].force);
+  store_lanes(ta_out, out[0].torque_a, out[1].torque_a, out[2].torque_a, out[3].torque_a);
+  store_lanes(tb_out, out[0].torque_b, out[1].torque_b, out[2].torque_b, out[3].torque_b);
+}
+
+}  // namespace grainlab::sdem
