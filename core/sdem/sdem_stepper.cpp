@@ -198,7 +198,11 @@ inline void drift(ParticleStore& p, std::size_t i, double dt) {
   Quat& q = p.orientation[i];
   const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
   q.coeffs() += 0.5 * dt * dq.coeffs();
-  q.normalize();
+  // Renormalise. The update moves q off the unit sphere by only delta = |q|^2 - 1 ~ (dt |w| / 2)^2, and
+  // for small delta 1/sqrt(1 + delta) = 1 - delta/2 + 3/8 delta^2 to within 5/16 |delta|^3 (< 4e-16 for
+  // |delta| < 1e-5): no square root and division on the critical path of every particle.
+  const double delta = q.coeffs().squaredNorm() - 1;
+  q.coeffs() *= std::abs(delta) < 1e-5 ? 1 + delta * (-0.5 + 0.375 * delta) : 1 / std::sqrt(1 + delta);
 }
 }  // namespace
 
