@@ -137,15 +137,18 @@ void SdemStepper::build_adjacency(const World& world) {
   // Per-candidate constants: radii, masses and materials do not change between candidate rebuilds.
   const ParticleStore& p = world.particles;
   constants_.resize(pairs);
-  for (std::size_t k = 0; k < pairs; ++k) {
-    const int a = world.contacts[k].a, b = world.contacts[k].b;
-    const double inv_m = p.inv_mass[a] + p.inv_mass[b];
-    const std::uint32_t t = std::uint32_t(p.material[a] * material_count_ + p.material[b]);
-    SdemPairConstants k_ab = sdem::pair_constants(pair_table_[t], settings_.normal_law, p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
-                                                  inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
-    k_ab.same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
-    constants_.set(k, k_ab);
-  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      const int a = world.contacts[k].a, b = world.contacts[k].b;
+      const double inv_m = p.inv_mass[a] + p.inv_mass[b];
+      const std::uint32_t t = std::uint32_t(p.material[a] * material_count_ + p.material[b]);
+      SdemPairConstants k_ab = sdem::pair_constants(pair_table_[t], settings_.normal_law,
+                                                    p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
+                                                    inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
+      k_ab.same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
+      constants_.set(k, k_ab);
+    }
+  });
   adjacency_rebuilds_ = world.detector.stats().rebuilds;
   adjacency_pairs_ = pairs;
   adjacency_particles_ = np;
