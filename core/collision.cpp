@@ -193,11 +193,12 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       auto scan = [&](std::uint32_t t0, std::uint32_t t1) {
         for (std::uint32_t t = t0; t < t1; ++t) {
           const Sorted& v = sorted[t];
-          if (v.id <= id) continue;  // the pair is found from its smaller id
+          // Found from the smaller id. Both tests evaluated without a branch: the partner test alone
+          // would be a coin flip for the branch predictor.
           const Vec3 d = periodic_delta(xi - v.x, settings);
           const double reach = ri + v.r + skin;
-          if (d.squaredNorm() > reach * reach) continue;
-          out.push_back({pair_key(id, v.id), std::min(i, v.index), std::max(i, v.index)});
+          const bool keep = (v.id > id) & !(d.squaredNorm() > reach * reach);
+          if (keep) out.push_back({pair_key(id, v.id), std::min(i, v.index), std::max(i, v.index)});
         }
       };
       for (int a = 0; a < mz; ++a)
@@ -299,18 +300,22 @@ void ContactDetector::build_plane_lists(const ParticleStore& p, const std::vecto
   });
   for (std::size_t i = 0; i < n; ++i) plane_offset_[i + 1] += plane_offset_[i];
   plane_wall_.resize(plane_offset_[n]);
+  plane_particle_.resize(plane_offset_[n]);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       std::uint32_t e = plane_offset_[i];
       for (std::size_t w = 0; w < nw; ++w)
-        if (within_reach(i, w)) plane_wall_[e++] = std::uint16_t(w);
+        if (within_reach(i, w)) {
+          plane_particle_[e] = std::uint32_t(i);
+          plane_wall_[e++] = std::uint16_t(w);
+        }
     }
   });
   plane_lists_valid_ = true;
 }
 
-// Touching wall contacts of this step as compact records, parallel over fixed particle chunks, particle
-// by particle and wall by wall (increasing index): static planes through their candidate lists, other
+// Touching wall contacts of this step as compact records, parallel over fixed chunks, particle by
+// particle and wall by wall (increasing index): static planes through their candidate lists, other
 // planes for every particle, both rejecting a particle with one dot product (the same expression as
 // collide(PlaneShape), so the decision is bit-identical to the full call); other shapes through
 // collide_sphere. With ids increasing along the particles (the usual case) the chunks come out in key
@@ -319,7 +324,11 @@ void ContactDetector::build_plane_lists(const ParticleStore& p, const std::vecto
 // segment starts in the tail.
 void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vector<Wall>& walls) {
   const std::size_t n = p.size();
-  const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
+  // Only static planes (the usual case): fixed chunks of the (particle, plane) candidate entries, in
+  // particle order. Otherwise fixed chunks of particles.
+  const std::size_t nu = unlisted_walls_.size();
+  const std::size_t items = nu == 0 ? plane_wall_.size() : n;
+  const std::size_t nchunks = (items + chunk_size - 1) / chunk_size;
   wall_found_.resize(nchunks);
   wall_chunk_sorted_.assign(nchunks, 1);
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
@@ -344,19 +353,23 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
       }
       collide_one(i, w);
     };
-    const std::size_t begin = chunk * chunk_size, end = std::min(n, begin + chunk_size);
-    const std::size_t nu = unlisted_walls_.size();
-    for (std::size_t i = begin; i < end; ++i) {
-      std::uint32_t e = plane_offset_[i];
-      const std::uint32_t e_end = plane_offset_[i + 1];
-      std::size_t u = 0;
-      while (e < e_end || u < nu) {
-        if (u < nu && (e == e_end || unlisted_walls_[u] < plane_wall_[e])) {
-          unlisted(i, unlisted_walls_[u++]);
-        } else {
-          const std::uint16_t w = plane_wall_[e++];
-          const PlaneShape& plane = plane_snapshot_[w];
-          if (p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0) collide_one(i, w);
+    auto listed = [&](std::size_t i, std::uint16_t w) {
+      const PlaneShape& plane = plane_snapshot_[w];
+      if (p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0) collide_one(i, w);
+    };
+    const std::size_t begin = chunk * chunk_size, end = std::min(items, begin + chunk_size);
+    if (nu == 0) {
+      for (std::size_t e = begin; e < end; ++e) listed(plane_particle_[e], plane_wall_[e]);
+    } else {
+      for (std::size_t i = begin; i < end; ++i) {  // the two wall lists merged by wall index
+        std::uint32_t e = plane_offset_[i];
+        const std::uint32_t e_end = plane_offset_[i + 1];
+        std::size_t u = 0;
+        while (e < e_end || u < nu) {
+          if (u < nu && (e == e_end || unlisted_walls_[u] < plane_wall_[e]))
+            unlisted(i, unlisted_walls_[u++]);
+          else
+            listed(i, plane_wall_[e++]);
         }
       }
     }

@@ -63,6 +63,7 @@ class ContactDetector {
     std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) +
                         (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
+                        plane_particle_.capacity() * sizeof(std::uint32_t) +
                         id_order_.capacity() * sizeof(std::uint32_t);
     for (const auto& v : pair_found_) bytes += v.capacity() * sizeof(CandidatePair);
     for (const auto& v : wall_found_) bytes += v.capacity() * sizeof(WallRecord);
@@ -129,6 +130,7 @@ class ContactDetector {
   std::vector<PlaneShape> plane_snapshot_;
   std::vector<std::uint32_t> plane_offset_;
   std::vector<std::uint16_t> plane_wall_;
+  std::vector<std::uint32_t> plane_particle_;  ///< the particle of each plane_wall_ entry
 };
 
 /// a - b with the minimum-image convention along the periodic axis, if any.

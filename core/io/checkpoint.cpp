@@ -92,6 +92,7 @@ struct DetectorMirror {
   std::vector<PlaneShape> k;
   std::vector<std::uint32_t> l;
   std::vector<std::uint16_t> m;
+  std::vector<std::uint32_t> n;
 };
 struct WorldMirror {
   ParticleStore a;

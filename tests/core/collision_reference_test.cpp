@@ -8,7 +8,7 @@
 //    collide_sphere, sorted by key (stable), history carried by key from last step's wall contacts.
 // The scenes move the particles randomly (small steps and, now and then, jumps that force a rebuild),
 // stamp distinct history values on every contact between steps, and cover static planes (candidate
-// lists), a moving plane, a polygonal cylinder with several features per particle, permuted ids
+// lists) alone or with a moving plane, a polygonal cylinder with several features per particle, permuted ids
 // (the ids no longer follow the particle order), periodic axes with 1, 2 and many cells, and 1 and 2
 // threads. The comparison is exact (==): the detector must construct the same list, not a close one.
 #include <boost/test/unit_test.hpp>
@@ -32,6 +32,7 @@ struct SceneSpec {
   int periodic_axis = -1;  ///< periodic along x over [0, box) when 0
   bool permute_ids = false;
   bool cylinder = false;   ///< add a hexagonal capped cylinder (several features per particle)
+  bool moving_plane = true;  ///< add a moving plane (else only static planes: their candidate lists alone)
 };
 
 World make_scene(const SceneSpec& s, unsigned seed) {
@@ -58,7 +59,8 @@ World make_scene(const SceneSpec& s, unsigned seed) {
     w.add_wall(std::move(wall));
   };
   plane(Vec3(0, 0, 0.2 * s.box), Vec3::UnitZ(), Vec3::Zero());                 // static: candidate lists
-  plane(Vec3(0, 0.8 * s.box, 0), -Vec3::UnitY(), Vec3(0, -0.01, 0));           // moving: every particle
+  if (s.moving_plane) plane(Vec3(0, 0.8 * s.box, 0), -Vec3::UnitY(), Vec3(0, -0.01, 0));  // moving: every particle
+  plane(Vec3(0, 0, 0.75 * s.box), -Vec3::UnitZ(), Vec3::Zero());
   if (s.periodic_axis != 0) plane(Vec3(0.85 * s.box, 0, 0), -Vec3::UnitX(), Vec3::Zero());
   if (s.cylinder) {
     CylinderShape c;
@@ -214,6 +216,10 @@ BOOST_AUTO_TEST_SUITE(collision_reference)
 BOOST_AUTO_TEST_CASE(planes_and_cylinder) { check_scene({.cylinder = true}); }
 
 BOOST_AUTO_TEST_CASE(permuted_ids) { check_scene({.permute_ids = true, .cylinder = true}); }
+
+BOOST_AUTO_TEST_CASE(static_planes_only) { check_scene({.moving_plane = false}); }
+
+BOOST_AUTO_TEST_CASE(static_planes_only_permuted_ids) { check_scene({.permute_ids = true, .moving_plane = false}); }
 
 BOOST_AUTO_TEST_CASE(periodic_many_cells) { check_scene({.periodic_axis = 0}); }
 
