@@ -120,7 +120,10 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   // Counting sort of particle indices by cell; positions, radii and ids copied in cell order so that
   // the search below streams contiguous memory.
   const std::size_t ncell = std::size_t(dims[0]) * dims[1] * dims[2];
-  std::vector<std::uint32_t> cell_index(n), start(ncell + 1, 0);
+  std::vector<std::uint32_t>& cell_index = cell_index_;
+  std::vector<std::uint32_t>& start = cell_start_;
+  cell_index.resize(n);
+  start.assign(ncell + 1, 0);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       const Eigen::Array3i c = cell_of(p.position[i]);
@@ -129,16 +132,12 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   });
   for (std::size_t i = 0; i < n; ++i) ++start[cell_index[i] + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
-  struct Sorted {
-    Vec3 x;
-    double r;
-    std::uint32_t index, id;
-  };
-  std::vector<Sorted> sorted(n);
+  std::vector<GridEntry>& sorted = grid_entry_;
+  sorted.resize(n);
   {
-    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    cell_fill_.assign(start.begin(), start.end() - 1);
     for (std::size_t i = 0; i < n; ++i)
-      sorted[fill[cell_index[i]]++] = {p.position[i], p.radius[i], std::uint32_t(i), p.id[i]};
+      sorted[cell_fill_[cell_index[i]]++] = {p.position[i], p.radius[i], std::uint32_t(i), p.id[i]};
   }
 
   // Particles in increasing id order: the index order unless ids were permuted.
@@ -189,29 +188,41 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       int nx[3], ny[3], nz[3];
       const int mx = neighbours(0, c[0], nx), my = neighbours(1, c[1], ny), mz = neighbours(2, c[2], nz);
       const bool x_run = nx[mx - 1] - nx[0] == mx - 1;  // the x neighbours are adjacent cells: one range
-      const std::size_t first = out.size();
-      auto scan = [&](std::uint32_t t0, std::uint32_t t1) {
-        for (std::uint32_t t = t0; t < t1; ++t) {
-          const Sorted& v = sorted[t];
-          // Found from the smaller id. Both tests evaluated without a branch: the partner test alone
-          // would be a coin flip for the branch predictor.
-          const Vec3 d = periodic_delta(xi - v.x, settings);
-          const double reach = ri + v.r + skin;
-          const bool keep = (v.id > id) & !(d.squaredNorm() > reach * reach);
-          if (keep) out.push_back({pair_key(id, v.id), std::min(i, v.index), std::max(i, v.index)});
-        }
-      };
+      // The cell ranges to scan (the x neighbours of a row are adjacent cells: one range).
+      std::uint32_t range[27][2];
+      int nr = 0;
+      std::size_t length = 0;
       for (int a = 0; a < mz; ++a)
         for (int b = 0; b < my; ++b) {
           if (x_run) {
-            scan(start[linear(nx[0], ny[b], nz[a])], start[linear(nx[mx - 1], ny[b], nz[a]) + 1]);
+            range[nr][0] = start[linear(nx[0], ny[b], nz[a])];
+            range[nr][1] = start[linear(nx[mx - 1], ny[b], nz[a]) + 1];
+            length += range[nr][1] - range[nr][0];
+            ++nr;
           } else {
-            for (int e = 0; e < mx; ++e) {
+            for (int e = 0; e < mx; ++e, ++nr) {
               const std::size_t lj = linear(nx[e], ny[b], nz[a]);
-              scan(start[lj], start[lj + 1]);
+              range[nr][0] = start[lj];
+              range[nr][1] = start[lj + 1];
+              length += range[nr][1] - range[nr][0];
             }
           }
         }
+      // Partners found from the smaller id. Every entry is written and kept by advancing the count
+      // (no branch: the partner test would be a coin flip for the branch predictor).
+      const std::size_t first = out.size();
+      out.resize(first + length);
+      CandidatePair* o = out.data() + first;
+      std::size_t kept = 0;
+      for (int g = 0; g < nr; ++g)
+        for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
+          const GridEntry& v = sorted[t];
+          const Vec3 d = periodic_delta(xi - v.x, settings);
+          const double reach = ri + v.r + skin;
+          o[kept] = {(std::uint64_t(id) << 32) | v.id, std::min(i, v.index), std::max(i, v.index)};  // pair_key when kept
+          kept += (v.id > id) & !(d.squaredNorm() > reach * reach);
+        }
+      out.resize(first + kept);
       // This particle's partners by key (insertion sort: a handful of entries).
       for (std::size_t u = first + 1; u < out.size(); ++u) {
         const CandidatePair x = out[u];

@@ -64,7 +64,9 @@ class ContactDetector {
                         (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
                         plane_particle_.capacity() * sizeof(std::uint32_t) +
-                        id_order_.capacity() * sizeof(std::uint32_t);
+                        (id_order_.capacity() + cell_index_.capacity() + cell_start_.capacity() +
+                         cell_fill_.capacity()) * sizeof(std::uint32_t) +
+                        grid_entry_.capacity() * sizeof(GridEntry);
     for (const auto& v : pair_found_) bytes += v.capacity() * sizeof(CandidatePair);
     for (const auto& v : wall_found_) bytes += v.capacity() * sizeof(WallRecord);
     return bytes;
@@ -86,6 +88,12 @@ class ContactDetector {
   struct CandidatePair {
     std::uint64_t key;
     std::uint32_t a, b;
+  };
+  /// A particle in the cell grid (copied in cell order).
+  struct GridEntry {
+    Vec3 x;
+    double r;
+    std::uint32_t index, id;
   };
   /// A touching wall contact found this step, before it is written into the list.
   struct WallRecord {
@@ -115,6 +123,8 @@ class ContactDetector {
   std::vector<Contact> scratch_;
   std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed (their history)
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)
+  std::vector<std::uint32_t> cell_index_, cell_start_, cell_fill_;  ///< grid of the last rebuild
+  std::vector<GridEntry> grid_entry_;                ///< particles by cell
   std::vector<std::vector<CandidatePair>> pair_found_;  ///< per particle chunk, at rebuilds
   std::vector<std::vector<WallRecord>> wall_found_;     ///< per particle chunk (or key-sorted slices), every step
   std::vector<WallRecord> wall_sorted_;              ///< all wall records by key, when chunks are not in key order
