@@ -214,14 +214,21 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       out.resize(first + length);
       CandidatePair* o = out.data() + first;
       std::size_t kept = 0;
-      for (int g = 0; g < nr; ++g)
-        for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
-          const GridEntry& v = sorted[t];
-          const Vec3 d = periodic_delta(xi - v.x, settings);
-          const double reach = ri + v.r + skin;
-          o[kept] = {(std::uint64_t(id) << 32) | v.id, std::min(i, v.index), std::max(i, v.index)};  // pair_key when kept
-          kept += (v.id > id) & !(d.squaredNorm() > reach * reach);
-        }
+      auto scan = [&](auto periodic) {
+        for (int g = 0; g < nr; ++g)
+          for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
+            const GridEntry& v = sorted[t];
+            Vec3 d = xi - v.x;
+            if constexpr (decltype(periodic)::value) d = periodic_delta(d, settings);
+            const double reach = ri + v.r + skin;
+            o[kept] = {(std::uint64_t(id) << 32) | v.id, std::min(i, v.index), std::max(i, v.index)};  // pair_key when kept
+            kept += (v.id > id) & !(d.squaredNorm() > reach * reach);
+          }
+      };
+      if (settings.periodic_axis >= 0)
+        scan(std::true_type{});
+      else
+        scan(std::false_type{});
       out.resize(first + kept);
       // This particle's partners by key (insertion sort: a handful of entries).
       for (std::size_t u = first + 1; u < out.size(); ++u) {
