@@ -352,17 +352,20 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     std::vector<WallRecord>& out = wall_found_[chunk];
     out.clear();
-    thread_local std::vector<WallHit> hits;
+    std::vector<WallHit> hits;
     bool in_order = true;
-    auto collide_one = [&](std::size_t i, std::uint16_t w) {
-      hits.clear();
-      collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
+    auto keep_hits = [&](std::size_t i, std::uint16_t w) {
       for (const WallHit& h : hits) {
         if (h.overlap <= 0) continue;
         const std::uint64_t key = wall_key(p.id[i], w, h.feature);
         if (!out.empty() && out.back().key >= key) in_order = false;
         out.push_back({key, h.normal, h.point, h.overlap, std::uint32_t(i), w});
       }
+    };
+    auto collide_one = [&](std::size_t i, std::uint16_t w) {
+      hits.clear();
+      collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
+      keep_hits(i, w);
     };
     auto unlisted = [&](std::size_t i, std::uint16_t w) {
       if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
@@ -372,8 +375,11 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
       collide_one(i, w);
     };
     auto listed = [&](std::size_t i, std::uint16_t w) {
-      const PlaneShape& plane = plane_snapshot_[w];
-      if (p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0) collide_one(i, w);
+      const PlaneShape& plane = plane_snapshot_[w];  // bitwise the wall's shape (static_planes_unchanged)
+      if (!(p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0)) return;
+      hits.clear();
+      collide(plane, p.position[i], p.radius[i], 0.0, hits);  // as collide_sphere, without the dispatch
+      keep_hits(i, w);
     };
     const std::size_t begin = chunk * chunk_size, end = std::min(items, begin + chunk_size);
     if (nu == 0) {
