@@ -19,6 +19,7 @@ namespace grainlab {
 namespace {
 
 constexpr std::size_t chunk_size = 1024;  // fixed chunking keeps results independent of thread count
+constexpr std::size_t wall_chunk_size = 256;  // static-plane entries and wall records per chunk
 
 /// The minimum-image convention needs a period above 4 r_max: then a pair touches through one image
 /// at most and no sphere touches its own image.
@@ -346,11 +347,13 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
   // particle order. Otherwise fixed chunks of particles.
   const std::size_t nu = unlisted_walls_.size();
   const std::size_t items = nu == 0 ? plane_wall_.size() : n;
-  const std::size_t nchunks = (items + chunk_size - 1) / chunk_size;
+  // A bed has a few thousand entries: chunks of 256 let two threads share them evenly.
+  const std::size_t chunk = nu == 0 ? wall_chunk_size : chunk_size;
+  const std::size_t nchunks = (items + chunk - 1) / chunk;
   wall_found_.resize(nchunks);
   wall_chunk_sorted_.assign(nchunks, 1);
-  tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
-    std::vector<WallRecord>& out = wall_found_[chunk];
+  tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t c) {
+    std::vector<WallRecord>& out = wall_found_[c];
     out.clear();
     std::vector<WallHit> hits;
     bool in_order = true;
@@ -381,7 +384,7 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
       collide(plane, p.position[i], p.radius[i], 0.0, hits);  // as collide_sphere, without the dispatch
       keep_hits(i, w);
     };
-    const std::size_t begin = chunk * chunk_size, end = std::min(items, begin + chunk_size);
+    const std::size_t begin = c * chunk, end = std::min(items, begin + chunk);
     if (nu == 0) {
       for (std::size_t e = begin; e < end; ++e) listed(plane_particle_[e], plane_wall_[e]);
     } else {
@@ -397,7 +400,7 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
         }
       }
     }
-    wall_chunk_sorted_[chunk] = in_order;
+    wall_chunk_sorted_[c] = in_order;
   });
   bool in_order = true;
   const WallRecord* last = nullptr;
@@ -421,8 +424,8 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
   wall_sorted_.clear();
   for (const auto& f : wall_found_) wall_sorted_.insert(wall_sorted_.end(), f.begin(), f.end());
   std::stable_sort(wall_sorted_.begin(), wall_sorted_.end(), [](const WallRecord& x, const WallRecord& y) { return x.key < y.key; });
-  for (std::size_t k = 0; k < wall_sorted_.size(); k += chunk_size) {
-    const std::size_t m = std::min(chunk_size, wall_sorted_.size() - k);
+  for (std::size_t k = 0; k < wall_sorted_.size(); k += wall_chunk_size) {
+    const std::size_t m = std::min(wall_chunk_size, wall_sorted_.size() - k);
     wall_segment_.emplace_back(wall_sorted_.data() + k, m);
     wall_offset_.push_back(k + m);
   }
@@ -472,7 +475,7 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
   }
   if (tail_in_place) {  // the old tail is about to be overwritten: keep a copy for its history
     if (old_walls_.size() < old_tail.size()) old_walls_.resize(old_tail.size());
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, old_tail.size(), chunk_size), [&](const auto& r) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, old_tail.size(), wall_chunk_size), [&](const auto& r) {
       std::copy(old_tail.begin() + r.begin(), old_tail.begin() + r.end(), old_walls_.begin() + r.begin());
     });
     old_tail = std::span<const Contact>(old_walls_.data(), old_tail.size());
