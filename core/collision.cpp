@@ -19,6 +19,7 @@ namespace grainlab {
 namespace {
 
 constexpr std::size_t chunk_size = 1024;  // fixed chunking keeps results independent of thread count
+constexpr std::size_t wall_chunk_size = 256;  // static-plane entries and wall records per chunk
 
 /// The minimum-image convention needs a period above 4 r_max: then a pair touches through one image
 /// at most and no sphere touches its own image.
@@ -49,15 +50,30 @@ bool ContactDetector::needs_rebuild(const ParticleStore& particles, const Collis
       [](bool x, bool y) { return x || y; });
 }
 
+// Rebuild of the candidate list (at most every few steps):
+//  1. counting sort of the particles by cell (cell size 2 r_max + skin: every pair within reach lies in
+//     neighbouring cells);
+//  2. candidate search per particle i, in increasing id order, over its own and all 26 neighbouring
+//     cells, keeping partners j with id[j] > id[i] within reach |x_i - x_j| <= r_i + r_j + skin; each
+//     particle's few partners are sorted by id, so the chunks come out in key order and no global sort
+//     is needed (the reach test is symmetric in i and j bit for bit, so the set is the one the former
+//     half-stencil search found);
+//  3. the list is written at per-chunk offsets, each new candidate taking the history of the previous
+//     candidate with its key (merge against the previous list, which is sorted by key).
+// Reads positions, radii and ids; writes `contacts` (candidates only; the caller appends the wall
+// contacts) and keeps the previous list in scratch_ (the caller carries the wall history from its
+// tail). Parallel over fixed particle chunks; the result does not depend on the thread count.
 void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
-                                    std::vector<Contact>& contacts) {
+                                    std::vector<Contact>& contacts, std::size_t old_pairs) {
   const std::size_t n = p.size();
   ++stats_.rebuilds;
   reference_position_ = p.position;
   valid_ = true;
-  scratch_.swap(contacts);  // the previous candidates, sorted by key
-  contacts.clear();
+  // scratch_ becomes the previous list; contacts gets the storage of an outdated one, overwritten below
+  // (its size is kept so that the elements need not be constructed again).
+  scratch_.swap(contacts);
   if (n == 0) {
+    contacts.clear();
     pair_count_ = 0;
     return;
   }
@@ -100,98 +116,166 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
     }
     return c;
   };
-  auto linear = [&](const Eigen::Array3i& c) { return std::size_t(c[0]) + dims[0] * (std::size_t(c[1]) + dims[1] * std::size_t(c[2])); };
+  auto linear = [&](int x, int y, int z) { return std::size_t(x) + dims[0] * (std::size_t(y) + dims[1] * std::size_t(z)); };
 
-  // Counting sort of particle indices by cell; positions and radii copied in cell order so that the
-  // search below streams contiguous memory.
+  // Counting sort of particle indices by cell; positions, radii and ids copied in cell order so that
+  // the search below streams contiguous memory.
   const std::size_t ncell = std::size_t(dims[0]) * dims[1] * dims[2];
-  std::vector<std::uint32_t> cell_index(n), start(ncell + 1, 0);
+  std::vector<std::uint32_t>& cell_index = cell_index_;
+  std::vector<std::uint32_t>& start = cell_start_;
+  cell_index.resize(n);
+  start.assign(ncell + 1, 0);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) cell_index[i] = std::uint32_t(linear(cell_of(p.position[i])));
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const Eigen::Array3i c = cell_of(p.position[i]);
+      cell_index[i] = std::uint32_t(linear(c[0], c[1], c[2]));
+    }
   });
   for (std::size_t i = 0; i < n; ++i) ++start[cell_index[i] + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
-  struct Sorted {
-    Vec3 x;
-    double r;
-    std::uint32_t index;
-  };
-  std::vector<Sorted> sorted(n);
+  std::vector<GridEntry>& sorted = grid_entry_;
+  sorted.resize(n);
   {
-    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) sorted[fill[cell_index[i]]++] = {p.position[i], p.radius[i], std::uint32_t(i)};
+    cell_fill_.assign(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      sorted[cell_fill_[cell_index[i]]++] = {p.position[i], p.radius[i], std::uint32_t(i), p.id[i]};
   }
 
-  // Candidate pairs: each cell with itself and with 13 of its 26 neighbours (the half stencil: every
-  // neighbouring pair of cells once). With fewer than 3 cells along the periodic axis a neighbour can
-  // be reached twice; the sort below removes such duplicates. Fixed cell chunks, concatenated in order.
-  struct Pair {
-    std::uint64_t key;
-    std::uint32_t a, b;
+  // Particles in increasing id order: the index order unless ids were permuted.
+  const bool ids_sorted = std::is_sorted(p.id.begin(), p.id.end());
+  if (!ids_sorted) {
+    id_order_.resize(n);
+    std::iota(id_order_.begin(), id_order_.end(), 0u);
+    std::sort(id_order_.begin(), id_order_.end(), [&](std::uint32_t x, std::uint32_t y) { return p.id[x] < p.id[y]; });
+  }
+
+  // Neighbouring cell coordinates along axis k of cell coordinate c, each once: a periodic axis wraps
+  // (with fewer than 3 cells, -1 and +1 would reach the same cell), another axis stops at the grid edge.
+  auto neighbours = [&](int k, int c, int (&out)[3]) {
+    int m = 0;
+    if (k == settings.periodic_axis) {  // ascending
+      const int d = dims[k];
+      if (d < 3) {
+        for (int x = 0; x < d; ++x) out[m++] = x;
+      } else {
+        if (c == d - 1) out[m++] = 0;
+        if (c > 0) out[m++] = c - 1;
+        out[m++] = c;
+        if (c + 1 < d) out[m++] = c + 1;
+        if (c == 0) out[m++] = d - 1;
+      }
+    } else {
+      if (c > 0) out[m++] = c - 1;
+      out[m++] = c;
+      if (c + 1 < dims[k]) out[m++] = c + 1;
+    }
+    return m;
   };
-  static constexpr int stencil[13][3] = {{1, 0, 0},  {-1, 1, 0}, {0, 1, 0},  {1, 1, 0},  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1},
-                                         {-1, 0, 1}, {0, 0, 1},  {1, 0, 1},  {-1, 1, 1}, {0, 1, 1},   {1, 1, 1}};
+
   const double skin = skin_;
-  const std::size_t cells_per_chunk = std::max<std::size_t>(1, ncell * chunk_size / std::max<std::size_t>(n, 1));
-  const std::size_t nchunks = (ncell + cells_per_chunk - 1) / cells_per_chunk;
-  std::vector<std::vector<Pair>> found(nchunks);
+  const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
+  pair_found_.resize(nchunks);
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
-    auto& out = found[chunk];
-    auto test = [&](const Sorted& u, const Sorted& v) {
-      const Vec3 d = periodic_delta(u.x - v.x, settings);
-      const double reach = u.r + v.r + skin;
-      if (d.squaredNorm() > reach * reach) return;
-      const std::uint32_t a = std::min(u.index, v.index), b = std::max(u.index, v.index);
-      out.push_back({pair_key(p.id[a], p.id[b]), a, b});
-    };
-    const std::size_t end = std::min(ncell, (chunk + 1) * cells_per_chunk);
-    for (std::size_t lc = chunk * cells_per_chunk; lc < end; ++lc) {
-      const std::uint32_t s0 = start[lc], s1 = start[lc + 1];
-      if (s0 == s1) continue;
-      for (std::uint32_t s = s0; s < s1; ++s)
-        for (std::uint32_t t = s + 1; t < s1; ++t) test(sorted[s], sorted[t]);
-      const Eigen::Array3i ci(int(lc % dims[0]), int(lc / dims[0] % dims[1]), int(lc / (std::size_t(dims[0]) * dims[1])));
-      for (const auto& o : stencil) {
-        Eigen::Array3i cj = ci + Eigen::Array3i(o[0], o[1], o[2]);
-        bool skip = false;
-        for (int k = 0; k < 3; ++k) {
-          if (k == settings.periodic_axis)
-            cj[k] = ((cj[k] % dims[k]) + dims[k]) % dims[k];
-          else if (cj[k] < 0 || cj[k] >= dims[k])
-            skip = true;
+    std::vector<CandidatePair>& out = pair_found_[chunk];
+    out.clear();
+    const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
+    for (std::size_t q = chunk * chunk_size; q < end; ++q) {
+      const std::uint32_t i = ids_sorted ? std::uint32_t(q) : id_order_[q];
+      const Vec3 xi = p.position[i];
+      const double ri = p.radius[i];
+      const std::uint32_t id = p.id[i];
+      const std::size_t lc = cell_index[i];
+      const int c[3] = {int(lc % dims[0]), int(lc / dims[0] % dims[1]), int(lc / (std::size_t(dims[0]) * dims[1]))};
+      int nx[3], ny[3], nz[3];
+      const int mx = neighbours(0, c[0], nx), my = neighbours(1, c[1], ny), mz = neighbours(2, c[2], nz);
+      const bool x_run = nx[mx - 1] - nx[0] == mx - 1;  // the x neighbours are adjacent cells: one range
+      // The cell ranges to scan (the x neighbours of a row are adjacent cells: one range).
+      std::uint32_t range[27][2];
+      int nr = 0;
+      std::size_t length = 0;
+      for (int a = 0; a < mz; ++a)
+        for (int b = 0; b < my; ++b) {
+          if (x_run) {
+            range[nr][0] = start[linear(nx[0], ny[b], nz[a])];
+            range[nr][1] = start[linear(nx[mx - 1], ny[b], nz[a]) + 1];
+            length += range[nr][1] - range[nr][0];
+            ++nr;
+          } else {
+            for (int e = 0; e < mx; ++e, ++nr) {
+              const std::size_t lj = linear(nx[e], ny[b], nz[a]);
+              range[nr][0] = start[lj];
+              range[nr][1] = start[lj + 1];
+              length += range[nr][1] - range[nr][0];
+            }
+          }
         }
-        if (skip) continue;
-        const std::size_t lj = linear(cj);
-        if (lj == lc) continue;  // a period of one cell: the cell itself is done above
-        for (std::uint32_t s = s0; s < s1; ++s)
-          for (std::uint32_t t = start[lj]; t < start[lj + 1]; ++t) test(sorted[s], sorted[t]);
+      // Partners found from the smaller id. Every entry is written and kept by advancing the count
+      // (no branch: the partner test would be a coin flip for the branch predictor).
+      const std::size_t first = out.size();
+      out.resize(first + length);
+      CandidatePair* o = out.data() + first;
+      std::size_t kept = 0;
+      auto scan = [&](auto periodic) {
+        for (int g = 0; g < nr; ++g)
+          for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
+            const GridEntry& v = sorted[t];
+            Vec3 d = xi - v.x;
+            if constexpr (decltype(periodic)::value) d = periodic_delta(d, settings);
+            const double reach = ri + v.r + skin;
+            o[kept] = {(std::uint64_t(id) << 32) | v.id, std::min(i, v.index), std::max(i, v.index)};  // pair_key when kept
+            kept += (v.id > id) & !(d.squaredNorm() > reach * reach);
+          }
+      };
+      if (settings.periodic_axis >= 0)
+        scan(std::true_type{});
+      else
+        scan(std::false_type{});
+      out.resize(first + kept);
+      // This particle's partners by key (insertion sort: a handful of entries).
+      for (std::size_t u = first + 1; u < out.size(); ++u) {
+        const CandidatePair x = out[u];
+        std::size_t v = u;
+        for (; v > first && out[v - 1].key > x.key; --v) out[v] = out[v - 1];
+        out[v] = x;
       }
     }
   });
-  std::vector<Pair> pairs;
-  {
-    std::size_t total = 0;
-    for (auto& f : found) total += f.size();
-    pairs.reserve(total);
-    for (auto& f : found) pairs.insert(pairs.end(), f.begin(), f.end());
-  }
-  std::sort(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.key < y.key; });
-  pairs.erase(std::unique(pairs.begin(), pairs.end(), [](const Pair& x, const Pair& y) { return x.key == y.key; }), pairs.end());
-  contacts.resize(pairs.size());
-  for (std::size_t k = 0; k < pairs.size(); ++k) {
-    Contact& c = contacts[k];
-    c = Contact{};
-    c.key = pairs[k].key;
-    c.a = std::int32_t(pairs[k].a);
-    c.b = std::int32_t(pairs[k].b);
-    c.effective_radius = p.radius[c.a] * p.radius[c.b] / (p.radius[c.a] + p.radius[c.b]);  // constant per pair
-    // Not yet known: read as "touched last step", so that the first geometry pass after the rebuild
-    // resets the carried history of a pair that no longer touches (the SDEM kernel resets only pairs
-    // that touched last step).
-    c.overlap = std::numeric_limits<double>::infinity();
-  }
-  carry_history(scratch_, contacts);
-  pair_count_ = contacts.size();
+
+  // The new list at per-chunk offsets, with the history of the previous candidates carried by key.
+  std::vector<std::size_t> offset(nchunks + 1, 0);
+  for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
+  const std::size_t total = offset[nchunks];
+  if (contacts.size() < total) contacts.resize(total);  // the tail is set by the caller
+  const std::span<const Contact> old(scratch_.data(), std::min(old_pairs, scratch_.size()));
+  tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
+    const std::vector<CandidatePair>& found = pair_found_[chunk];
+    if (found.empty()) return;
+    auto first_not_less = [](const Contact& c, std::uint64_t key) { return c.key < key; };
+    std::size_t j = std::size_t(std::lower_bound(old.begin(), old.end(), found[0].key, first_not_less) - old.begin());
+    for (std::size_t m = 0; m < found.size(); ++m) {
+      const CandidatePair& f = found[m];
+      Contact c;
+      c.key = f.key;
+      c.a = std::int32_t(f.a);
+      c.b = std::int32_t(f.b);
+      c.effective_radius = p.radius[c.a] * p.radius[c.b] / (p.radius[c.a] + p.radius[c.b]);  // constant per pair
+      // Not yet known: read as "touched last step", so that the first geometry pass after the rebuild
+      // resets the carried history of a pair that no longer touches (the SDEM kernel resets only pairs
+      // that touched last step).
+      c.overlap = std::numeric_limits<double>::infinity();
+      while (j < old.size() && old[j].key < f.key) ++j;
+      if (j < old.size() && old[j].key == f.key) {  // as carry_history
+        const Contact& prev = old[j];
+        c.age = prev.age + 1;
+        c.tangential_spring = prev.tangential_spring;
+        c.rolling_spring = prev.rolling_spring;
+        c.tangent = prev.tangent;
+        c.lambda = prev.lambda;
+      }
+      contacts[offset[chunk] + m] = c;
+    }
+  });
+  pair_count_ = total;
 }
 
 // A plane wall is static when it does not move (zero velocity and angular velocity). Its candidates are
@@ -210,28 +294,219 @@ bool ContactDetector::static_planes_unchanged(const std::vector<Wall>& walls) co
   return true;
 }
 
+// Static plane lists, parallel over particle chunks: a counting pass, an offset pass, a filling pass.
 void ContactDetector::build_plane_lists(const ParticleStore& p, const std::vector<Wall>& walls) {
   const std::size_t n = p.size(), nw = walls.size();
   plane_listed_.assign(nw, 0);
   plane_snapshot_.assign(nw, PlaneShape{});
-  for (std::size_t w = 0; w < nw; ++w)
+  unlisted_walls_.clear();
+  for (std::size_t w = 0; w < nw; ++w) {
     if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape))
       if (walls[w].velocity.isZero(0) && walls[w].angular_velocity.isZero(0)) {
         plane_listed_[w] = 1;
         plane_snapshot_[w] = *plane;
       }
-  plane_offset_.assign(n + 1, 0);
-  plane_wall_.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t w = 0; w < nw; ++w) {
-      if (!plane_listed_[w]) continue;
-      const PlaneShape& plane = plane_snapshot_[w];
-      if (p.radius[i] + skin_ - (reference_position_[i] - plane.point).dot(plane.normal) > 0)
-        plane_wall_.push_back(std::uint16_t(w));
-    }
-    plane_offset_[i + 1] = std::uint32_t(plane_wall_.size());
+    if (!plane_listed_[w]) unlisted_walls_.push_back(std::uint16_t(w));
   }
+  auto within_reach = [&](std::size_t i, std::size_t w) {
+    const PlaneShape& plane = plane_snapshot_[w];
+    return plane_listed_[w] && p.radius[i] + skin_ - (reference_position_[i] - plane.point).dot(plane.normal) > 0;
+  };
+  plane_offset_.assign(n + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i)
+      for (std::size_t w = 0; w < nw; ++w) plane_offset_[i + 1] += within_reach(i, w);
+  });
+  for (std::size_t i = 0; i < n; ++i) plane_offset_[i + 1] += plane_offset_[i];
+  plane_wall_.resize(plane_offset_[n]);
+  plane_particle_.resize(plane_offset_[n]);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      std::uint32_t e = plane_offset_[i];
+      for (std::size_t w = 0; w < nw; ++w)
+        if (within_reach(i, w)) {
+          plane_particle_[e] = std::uint32_t(i);
+          plane_wall_[e++] = std::uint16_t(w);
+        }
+    }
+  });
   plane_lists_valid_ = true;
+}
+
+// Touching wall contacts of this step as compact records, parallel over fixed chunks, particle by
+// particle and wall by wall (increasing index): static planes through their candidate lists, other
+// planes for every particle, both rejecting a particle with one dot product (the same expression as
+// collide(PlaneShape), so the decision is bit-identical to the full call); other shapes through
+// collide_sphere. With ids increasing along the particles (the usual case) the chunks come out in key
+// order; otherwise (permuted ids, or a shape listing its features out of order) the records are sorted
+// by key (stable sort). Result: wall_segment_ = the records in key order, wall_offset_ = where each
+// segment starts in the tail.
+void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vector<Wall>& walls) {
+  const std::size_t n = p.size();
+  // Only static planes (the usual case): fixed chunks of the (particle, plane) candidate entries, in
+  // particle order. Otherwise fixed chunks of particles.
+  const std::size_t nu = unlisted_walls_.size();
+  const std::size_t items = nu == 0 ? plane_wall_.size() : n;
+  // A bed has a few thousand entries: chunks of 256 let two threads share them evenly.
+  const std::size_t chunk = nu == 0 ? wall_chunk_size : chunk_size;
+  const std::size_t nchunks = (items + chunk - 1) / chunk;
+  wall_found_.resize(nchunks);
+  wall_chunk_sorted_.assign(nchunks, 1);
+  tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t c) {
+    std::vector<WallRecord>& out = wall_found_[c];
+    out.clear();
+    std::vector<WallHit> hits;
+    bool in_order = true;
+    auto keep_hits = [&](std::size_t i, std::uint16_t w) {
+      for (const WallHit& h : hits) {
+        if (h.overlap <= 0) continue;
+        const std::uint64_t key = wall_key(p.id[i], w, h.feature);
+        if (!out.empty() && out.back().key >= key) in_order = false;
+        out.push_back({key, h.normal, h.point, h.overlap, std::uint32_t(i), w});
+      }
+    };
+    auto collide_one = [&](std::size_t i, std::uint16_t w) {
+      hits.clear();
+      collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
+      keep_hits(i, w);
+    };
+    auto unlisted = [&](std::size_t i, std::uint16_t w) {
+      if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
+        const Vec3 point = plane->point, normal = plane->normal;
+        if (!(p.radius[i] - (p.position[i] - point).dot(normal) > 0)) return;
+      }
+      collide_one(i, w);
+    };
+    auto listed = [&](std::size_t i, std::uint16_t w) {
+      const PlaneShape& plane = plane_snapshot_[w];  // bitwise the wall's shape (static_planes_unchanged)
+      if (!(p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0)) return;
+      hits.clear();
+      collide(plane, p.position[i], p.radius[i], 0.0, hits);  // as collide_sphere, without the dispatch
+      keep_hits(i, w);
+    };
+    const std::size_t begin = c * chunk, end = std::min(items, begin + chunk);
+    if (nu == 0) {
+      for (std::size_t e = begin; e < end; ++e) listed(plane_particle_[e], plane_wall_[e]);
+    } else {
+      for (std::size_t i = begin; i < end; ++i) {  // the two wall lists merged by wall index
+        std::uint32_t e = plane_offset_[i];
+        const std::uint32_t e_end = plane_offset_[i + 1];
+        std::size_t u = 0;
+        while (e < e_end || u < nu) {
+          if (u < nu && (e == e_end || unlisted_walls_[u] < plane_wall_[e]))
+            unlisted(i, unlisted_walls_[u++]);
+          else
+            listed(i, plane_wall_[e++]);
+        }
+      }
+    }
+    wall_chunk_sorted_[c] = in_order;
+  });
+  bool in_order = true;
+  const WallRecord* last = nullptr;
+  for (std::size_t ch = 0; ch < nchunks && in_order; ++ch) {
+    in_order = wall_chunk_sorted_[ch];
+    if (wall_found_[ch].empty()) continue;
+    if (last && last->key >= wall_found_[ch].front().key) in_order = false;
+    last = &wall_found_[ch].back();
+  }
+  wall_segment_.clear();
+  wall_offset_.assign(1, 0);
+  wall_keys_unique_ = in_order;  // strictly increasing
+  if (in_order) {
+    for (const auto& f : wall_found_)
+      if (!f.empty()) {
+        wall_segment_.emplace_back(f);
+        wall_offset_.push_back(wall_offset_.back() + f.size());
+      }
+    return;
+  }
+  wall_sorted_.clear();
+  for (const auto& f : wall_found_) wall_sorted_.insert(wall_sorted_.end(), f.begin(), f.end());
+  std::stable_sort(wall_sorted_.begin(), wall_sorted_.end(), [](const WallRecord& x, const WallRecord& y) { return x.key < y.key; });
+  for (std::size_t k = 0; k < wall_sorted_.size(); k += wall_chunk_size) {
+    const std::size_t m = std::min(wall_chunk_size, wall_sorted_.size() - k);
+    wall_segment_.emplace_back(wall_sorted_.data() + k, m);
+    wall_offset_.push_back(k + m);
+  }
+  wall_keys_unique_ = std::adjacent_find(wall_sorted_.begin(), wall_sorted_.end(), [](const WallRecord& x, const WallRecord& y) {
+                        return x.key == y.key;
+                      }) == wall_sorted_.end();
+}
+
+// Writes the wall records into the tail of the list, each taking the history of last step's wall
+// contact with its key (`old_tail`, sorted by key), as carry_history does. When the keys are the ones
+// of last step, position for position (the common case in a resting bed), the contacts are updated in
+// place: geometry overwritten, force cleared, age incremented, history left where it is. Otherwise a
+// fresh contact is written for each record (the old tail first copied aside when it lies in the list).
+// Parallel over the segments; each writes its own range of the tail.
+void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Contact>& contacts,
+                                          std::span<const Contact> old_tail, bool tail_in_place) {
+  const std::size_t m = wall_offset_.back(), nseg = wall_segment_.size();
+  const std::size_t base = pair_count_;
+  if (tail_in_place && wall_keys_unique_ && old_tail.size() == m) {
+    const bool same_keys = tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, nseg, 1), true,
+        [&](const tbb::blocked_range<std::size_t>& r, bool same) {
+          for (std::size_t s = r.begin(); s != r.end() && same; ++s) {
+            const Contact* c = contacts.data() + base + wall_offset_[s];
+            for (const WallRecord& w : wall_segment_[s]) same = same && (c++)->key == w.key;
+          }
+          return same;
+        },
+        [](bool x, bool y) { return x && y; });
+    if (same_keys) {
+      tbb::parallel_for(std::size_t(0), nseg, [&](std::size_t s) {
+        Contact* c = contacts.data() + base + wall_offset_[s];
+        for (const WallRecord& w : wall_segment_[s]) {
+          c->a = std::int32_t(w.particle);
+          c->b = -1 - std::int32_t(w.wall);
+          c->normal = w.normal;
+          c->point = w.point;
+          c->overlap = w.overlap;
+          c->effective_radius = p.radius[w.particle];
+          c->force.setZero();
+          ++c->age;
+          ++c;
+        }
+      });
+      return;
+    }
+  }
+  if (tail_in_place) {  // the old tail is about to be overwritten: keep a copy for its history
+    if (old_walls_.size() < old_tail.size()) old_walls_.resize(old_tail.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, old_tail.size(), wall_chunk_size), [&](const auto& r) {
+      std::copy(old_tail.begin() + r.begin(), old_tail.begin() + r.end(), old_walls_.begin() + r.begin());
+    });
+    old_tail = std::span<const Contact>(old_walls_.data(), old_tail.size());
+  }
+  contacts.resize(base + m);
+  tbb::parallel_for(std::size_t(0), nseg, [&](std::size_t s) {
+    const std::span<const WallRecord> records = wall_segment_[s];
+    auto first_not_less = [](const Contact& c, std::uint64_t key) { return c.key < key; };
+    std::size_t j = std::size_t(std::lower_bound(old_tail.begin(), old_tail.end(), records[0].key, first_not_less) - old_tail.begin());
+    Contact* out = contacts.data() + base + wall_offset_[s];
+    for (const WallRecord& w : records) {
+      Contact c;
+      c.key = w.key;
+      c.a = std::int32_t(w.particle);
+      c.b = -1 - std::int32_t(w.wall);
+      c.normal = w.normal;
+      c.point = w.point;
+      c.overlap = w.overlap;
+      c.effective_radius = p.radius[w.particle];
+      while (j < old_tail.size() && old_tail[j].key < w.key) ++j;
+      if (j < old_tail.size() && old_tail[j].key == w.key) {  // as carry_history
+        const Contact& prev = old_tail[j];
+        c.age = prev.age + 1;
+        c.tangential_spring = prev.tangential_spring;
+        c.rolling_spring = prev.rolling_spring;
+        c.tangent = prev.tangent;
+        c.lambda = prev.lambda;
+      }
+      *out++ = c;
+    }
+  });
 }
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
@@ -244,13 +519,12 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
     for (double x : p.radius) r += x;
     skin_ = 0.1 * r / double(p.size());
   }
-  // Last step's wall contacts, kept for their history.
-  const std::size_t pairs = std::min(pair_count_, contacts.size());
-  old_walls_.assign(contacts.begin() + pairs, contacts.end());
-  contacts.resize(pairs);
-  if (needs_rebuild(p, settings)) {
+  if (contacts.size() < pair_count_) valid_ = false;  // not the list that went with this detector
+  const std::size_t old_pairs = std::min(pair_count_, contacts.size());
+  const bool rebuild = needs_rebuild(p, settings);
+  if (rebuild) {
     if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
-    rebuild_pairs(p, settings, contacts);
+    rebuild_pairs(p, settings, contacts, old_pairs);  // the previous list moves to scratch_
     plane_lists_valid_ = false;
   }
   if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);
@@ -265,60 +539,16 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
       }
     });
 
-  // Wall contacts: recomputed every step, keyed by particle id, wall and feature. Per chunk of
-  // particles: static planes through their candidate lists, other planes for every particle, both
-  // rejecting a particle with one dot product (the same expression as collide(PlaneShape), so the
-  // decision is bit-identical to the full call); other shapes through collide_sphere.
-  if (!walls.empty()) {
-    const std::size_t n = p.size();
-    const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
-    std::vector<std::vector<Contact>> found(nchunks);
-    tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
-      std::vector<WallHit> hits;
-      const std::size_t begin = chunk * chunk_size, end = std::min(n, begin + chunk_size);
-      auto collide_one = [&](std::size_t i, std::size_t w) {
-        hits.clear();
-        collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
-        for (const WallHit& h : hits) {
-          if (h.overlap <= 0) continue;
-          Contact& c = found[chunk].emplace_back();
-          c.key = wall_key(p.id[i], std::uint16_t(w), h.feature);
-          c.a = std::int32_t(i);
-          c.b = -1 - std::int32_t(w);
-          c.normal = h.normal;
-          c.point = h.point;
-          c.overlap = h.overlap;
-          c.effective_radius = p.radius[i];
-        }
-      };
-      for (std::size_t i = begin; i < end; ++i)
-        for (std::uint32_t e = plane_offset_[i]; e < plane_offset_[i + 1]; ++e) {
-          const PlaneShape& plane = plane_snapshot_[plane_wall_[e]];
-          if (p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0) collide_one(i, plane_wall_[e]);
-        }
-      for (std::size_t w = 0; w < walls.size(); ++w) {
-        if (plane_listed_[w]) continue;
-        if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
-          const Vec3 point = plane->point, normal = plane->normal;
-          for (std::size_t i = begin; i < end; ++i)
-            if (p.radius[i] - (p.position[i] - point).dot(normal) > 0) collide_one(i, w);
-        } else {
-          for (std::size_t i = begin; i < end; ++i) collide_one(i, w);
-        }
-      }
-    });
-    // Sorted by key straight into the tail of the list (an index sort: the records are large).
-    struct Ref {
-      std::uint64_t key;
-      std::uint32_t chunk, index;
-    };
-    std::vector<Ref> order;
-    for (std::size_t ch = 0; ch < nchunks; ++ch)
-      for (std::size_t j = 0; j < found[ch].size(); ++j) order.push_back({found[ch][j].key, std::uint32_t(ch), std::uint32_t(j)});
-    std::sort(order.begin(), order.end(), [](const Ref& x, const Ref& y) { return x.key < y.key; });
-    contacts.resize(pair_count_ + order.size());
-    for (std::size_t j = 0; j < order.size(); ++j) contacts[pair_count_ + j] = found[order[j].chunk][order[j].index];
-    carry_history(old_walls_, std::span<Contact>(contacts).subspan(pair_count_));  // both sorted by key
+  // Wall contacts: recomputed every step, keyed by particle id, wall and feature; history from last
+  // step's wall contacts (the tail of the previous list).
+  if (walls.empty() || p.size() == 0) {
+    contacts.resize(pair_count_);
+  } else {
+    find_wall_contacts(p, walls);
+    const std::vector<Contact>& previous = rebuild ? scratch_ : contacts;
+    const std::span<const Contact> old_tail =
+        std::span<const Contact>(previous).subspan(std::min(old_pairs, previous.size()));
+    write_wall_contacts(p, contacts, old_tail, !rebuild);
   }
   stats_.candidates = pair_count_;
   stats_.wall_contacts = contacts.size() - pair_count_;

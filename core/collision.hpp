@@ -7,10 +7,13 @@
 // grid is rebuilt when any particle has moved more than half the skin since the last rebuild (or the
 // particle count changed). Touching means overlap > 0; candidates not touching have their history reset.
 //
-// Threading: grid build and narrow phase are TBB parallel over fixed-size chunks whose results are
-// concatenated in chunk order, so the list is identical for any thread count.
+// Threading: grid build, candidate search, history carry, narrow phase and wall contacts are TBB
+// parallel over fixed-size chunks whose results are written at offsets fixed by the chunk order, so
+// the list is identical for any thread count. Buffers are kept between calls (no per-step allocation
+// once sizes have settled).
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/contacts.hpp"
@@ -57,9 +60,16 @@ class ContactDetector {
   void invalidate() { valid_ = false; }
   /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
   std::size_t memory_bytes() const {
-    return reference_position_.capacity() * sizeof(Vec3) +
-           (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
-           plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t);
+    std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) +
+                        (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
+                        plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
+                        plane_particle_.capacity() * sizeof(std::uint32_t) +
+                        (id_order_.capacity() + cell_index_.capacity() + cell_start_.capacity() +
+                         cell_fill_.capacity()) * sizeof(std::uint32_t) +
+                        grid_entry_.capacity() * sizeof(GridEntry);
+    for (const auto& v : pair_found_) bytes += v.capacity() * sizeof(CandidatePair);
+    for (const auto& v : wall_found_) bytes += v.capacity() * sizeof(WallRecord);
+    return bytes;
   }
   /// Copy of the detector state (for checkpoints).
   DetectorState state() const { return {valid_, reference_position_, pair_count_, skin_, stats_}; }
@@ -74,7 +84,31 @@ class ContactDetector {
   }
 
  private:
-  void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts);
+  /// A candidate pair found at a rebuild: key and particle indices a < b.
+  struct CandidatePair {
+    std::uint64_t key;
+    std::uint32_t a, b;
+  };
+  /// A particle in the cell grid (copied in cell order).
+  struct GridEntry {
+    Vec3 x;
+    double r;
+    std::uint32_t index, id;
+  };
+  /// A touching wall contact found this step, before it is written into the list.
+  struct WallRecord {
+    std::uint64_t key;
+    Vec3 normal, point;
+    double overlap;
+    std::uint32_t particle;
+    std::uint16_t wall;
+  };
+
+  void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
+                     std::size_t old_pairs);
+  void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
+  void write_wall_contacts(const ParticleStore& particles, std::vector<Contact>& contacts,
+                           std::span<const Contact> old_tail, bool tail_in_place);
   bool needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const;
   bool static_planes_unchanged(const std::vector<Wall>& walls) const;
   void build_plane_lists(const ParticleStore& particles, const std::vector<Wall>& walls);
@@ -84,8 +118,21 @@ class ContactDetector {
   std::size_t pair_count_ = 0;
   double skin_ = 0;
   CollisionStats stats_;
-  std::vector<Contact> scratch_;     ///< previous candidates during a rebuild
-  std::vector<Contact> old_walls_;   ///< last step's wall contacts during an update (their history)
+  // The list before a rebuild (candidates, then last step's wall contacts); between rebuilds an
+  // outdated list whose storage the next rebuild reuses (its size is kept: no reconstruction).
+  std::vector<Contact> scratch_;
+  std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed (their history)
+  std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)
+  std::vector<std::uint32_t> cell_index_, cell_start_, cell_fill_;  ///< grid of the last rebuild
+  std::vector<GridEntry> grid_entry_;                ///< particles by cell
+  std::vector<std::vector<CandidatePair>> pair_found_;  ///< per particle chunk, at rebuilds
+  std::vector<std::vector<WallRecord>> wall_found_;     ///< per particle chunk (or key-sorted slices), every step
+  std::vector<WallRecord> wall_sorted_;              ///< all wall records by key, when chunks are not in key order
+  std::vector<std::span<const WallRecord>> wall_segment_;  ///< the records in key order, in pieces
+  std::vector<std::size_t> wall_offset_;             ///< where wall_segment_[s] starts in the tail
+  std::vector<char> wall_chunk_sorted_;              ///< wall_found_[c] strictly increasing by key
+  bool wall_keys_unique_ = true;                     ///< no two wall records of this step share a key
+  std::vector<std::uint16_t> unlisted_walls_;        ///< walls not in the static plane lists, increasing
   // Static plane walls and their candidate particles (derived from reference_position_ and the walls;
   // rebuilt after a restore): walls plane_wall_[plane_offset_[i] .. plane_offset_[i+1]) for particle i.
   bool plane_lists_valid_ = false;
@@ -93,6 +140,7 @@ class ContactDetector {
   std::vector<PlaneShape> plane_snapshot_;
   std::vector<std::uint32_t> plane_offset_;
   std::vector<std::uint16_t> plane_wall_;
+  std::vector<std::uint32_t> plane_particle_;  ///< the particle of each plane_wall_ entry
 };
 
 /// a - b with the minimum-image convention along the periodic axis, if any.

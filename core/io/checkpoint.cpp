@@ -79,11 +79,22 @@ struct DetectorMirror {
   double d;
   CollisionStats e;
   std::vector<Contact> f, g;     // scratch buffers only: no state between steps
+  std::vector<std::uint32_t> f1;  // (from here to f9 too: collision workspace, see collision.hpp)
+  std::vector<std::uint32_t> f1a, f1b, f1c;
+  std::vector<char> f1d;
+  std::vector<std::vector<char>> f2, f3;
+  std::vector<char> f4;
+  std::vector<std::span<const char>> f5;
+  std::vector<std::size_t> f6;
+  std::vector<char> f7;
+  bool f8;
+  std::vector<std::uint16_t> f9;
   bool i;                        // static plane lists: derived, rebuilt after a restore
   std::vector<char> j;
   std::vector<PlaneShape> k;
   std::vector<std::uint32_t> l;
   std::vector<std::uint16_t> m;
+  std::vector<std::uint32_t> n;
 };
 struct WorldMirror {
   ParticleStore a;

@@ -1,0 +1,239 @@
+// The contact list of ContactDetector equals, field by field and bit for bit, a straightforward
+// reference construction of its documented semantics (core/collision.hpp), step after step:
+//  - at a rebuild (first call, or a particle moved more than skin/2 since the last one): all pairs
+//    i < j (indices) with |x_i - x_j| <= r_i + r_j + skin found by brute force, sorted by key, history
+//    carried by key from the previous candidates; between rebuilds the previous candidates in place;
+//  - pair geometry recomputed and the history of separated pairs reset;
+//  - then the touching wall contacts (overlap > 0) of every particle with every wall through
+//    collide_sphere, sorted by key (stable), history carried by key from last step's wall contacts.
+// The scenes move the particles randomly (small steps and, now and then, jumps that force a rebuild),
+// stamp distinct history values on every contact between steps, and cover static planes (candidate
+// lists) alone or with a moving plane, a polygonal cylinder with several features per particle, permuted ids
+// (the ids no longer follow the particle order), periodic axes with 1, 2 and many cells, and 1 and 2
+// threads. The comparison is exact (==): the detector must construct the same list, not a close one.
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include <tbb/global_control.h>
+
+#include "core/world.hpp"
+
+using namespace grainlab;
+
+namespace {
+
+struct SceneSpec {
+  int n = 600;
+  double box = 0.1;       ///< particles in [0, box]^3
+  int periodic_axis = -1;  ///< periodic along x over [0, box) when 0
+  bool permute_ids = false;
+  bool cylinder = false;   ///< add a hexagonal capped cylinder (several features per particle)
+  bool moving_plane = true;  ///< add a moving plane (else only static planes: their candidate lists alone)
+};
+
+World make_scene(const SceneSpec& s, unsigned seed) {
+  World w;
+  w.add_material(Material{});
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, s.box), r(0.002, 0.005);
+  for (int i = 0; i < s.n; ++i) w.add_sphere(Vec3(u(rng), u(rng), u(rng)), r(rng), 0);
+  if (s.permute_ids) {
+    std::vector<std::uint32_t> ids(w.particles.id);
+    std::shuffle(ids.begin(), ids.end(), rng);
+    w.particles.id = ids;
+  }
+  w.collision.skin = 0.0005;
+  if (s.periodic_axis >= 0) {
+    w.collision.periodic_axis = s.periodic_axis;
+    w.collision.periodic_lo = 0;
+    w.collision.periodic_hi = s.box;
+  }
+  auto plane = [&](Vec3 point, Vec3 normal, Vec3 velocity) {
+    Wall wall;
+    wall.shape = PlaneShape{point, normal};
+    wall.velocity = velocity;
+    w.add_wall(std::move(wall));
+  };
+  plane(Vec3(0, 0, 0.2 * s.box), Vec3::UnitZ(), Vec3::Zero());                 // static: candidate lists
+  if (s.moving_plane) plane(Vec3(0, 0.8 * s.box, 0), -Vec3::UnitY(), Vec3(0, -0.01, 0));  // moving: every particle
+  plane(Vec3(0, 0, 0.75 * s.box), -Vec3::UnitZ(), Vec3::Zero());
+  if (s.periodic_axis != 0) plane(Vec3(0.85 * s.box, 0, 0), -Vec3::UnitX(), Vec3::Zero());
+  if (s.cylinder) {
+    CylinderShape c;
+    c.center = Vec3(0.5 * s.box, 0.5 * s.box, 0.5 * s.box);
+    c.radius = 0.42 * s.box;
+    c.length = 0.9 * s.box;
+    c.cap_lo = c.cap_hi = true;
+    c.polygon_faces = 6;
+    Wall wall;
+    wall.shape = c;
+    w.add_wall(std::move(wall));
+  }
+  return w;
+}
+
+// The documented list for the current positions, from the previous list (and its pair count).
+std::vector<Contact> reference_list(const World& w, const std::vector<Contact>& previous, std::size_t previous_pairs,
+                                    bool rebuild, std::size_t& pairs) {
+  const ParticleStore& p = w.particles;
+  const CollisionSettings& s = w.collision;
+  std::vector<Contact> list;
+  if (rebuild) {
+    for (std::size_t i = 0; i < p.size(); ++i)
+      for (std::size_t j = i + 1; j < p.size(); ++j) {
+        const double reach = p.radius[i] + p.radius[j] + s.skin;
+        if (periodic_delta(p.position[i] - p.position[j], s).squaredNorm() > reach * reach) continue;
+        Contact c;
+        c.key = pair_key(p.id[i], p.id[j]);
+        c.a = int(i);
+        c.b = int(j);
+        c.effective_radius = p.radius[i] * p.radius[j] / (p.radius[i] + p.radius[j]);
+        c.overlap = std::numeric_limits<double>::infinity();
+        list.push_back(c);
+      }
+    std::sort(list.begin(), list.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
+    carry_history(std::span<const Contact>(previous).first(previous_pairs), list);
+  } else {
+    list.assign(previous.begin(), previous.begin() + std::ptrdiff_t(previous_pairs));
+  }
+  for (Contact& c : list) {
+    sphere_sphere(p, s, c);
+    if (c.overlap <= 0) reset_history(c);
+  }
+  pairs = list.size();
+  std::vector<Contact> walls;
+  std::vector<WallHit> hits;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t k = 0; k < w.walls.size(); ++k) {
+      hits.clear();
+      collide_sphere(w.walls[k].shape, p.position[i], p.radius[i], 0.0, hits);
+      for (const WallHit& h : hits) {
+        if (h.overlap <= 0) continue;
+        Contact c;
+        c.key = wall_key(p.id[i], std::uint16_t(k), h.feature);
+        c.a = int(i);
+        c.b = -1 - int(k);
+        c.normal = h.normal;
+        c.point = h.point;
+        c.overlap = h.overlap;
+        c.effective_radius = p.radius[i];
+        walls.push_back(c);
+      }
+    }
+  std::stable_sort(walls.begin(), walls.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
+  carry_history(std::span<const Contact>(previous).subspan(previous_pairs), walls);
+  list.insert(list.end(), walls.begin(), walls.end());
+  return list;
+}
+
+bool same(const Contact& x, const Contact& y) {
+  return x.key == y.key && x.a == y.a && x.b == y.b && x.normal == y.normal && x.point == y.point &&
+         x.overlap == y.overlap && x.effective_radius == y.effective_radius &&
+         x.tangential_spring == y.tangential_spring && x.force == y.force && x.age == y.age &&
+         x.rolling_spring == y.rolling_spring && x.tangent == y.tangent && x.lambda == y.lambda;
+}
+
+// Runs `steps` detector updates on the scene and checks every list against the reference. Returns the
+// last list (for the thread-count comparison), the number of rebuilds and the most wall contacts seen.
+std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int steps, std::uint64_t& rebuilds,
+                                     std::size_t& wall_contacts) {
+  tbb::global_control control(tbb::global_control::max_allowed_parallelism, threads);
+  World w = make_scene(spec, 5);
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> jiggle(-0.2, 0.2);
+  std::vector<Contact> previous;
+  std::size_t previous_pairs = 0;
+  std::vector<Vec3> reference_position;
+  const double skin = w.collision.skin;
+  wall_contacts = 0;
+  for (int step = 0; step < steps; ++step) {
+    // Expected rebuild: the first call or a displacement beyond skin/2 since the last rebuild.
+    bool rebuild = reference_position.empty();
+    for (std::size_t i = 0; i < reference_position.size() && !rebuild; ++i)
+      rebuild = periodic_delta(w.particles.position[i] - reference_position[i], w.collision).squaredNorm() > 0.25 * skin * skin;
+    if (rebuild) reference_position = w.particles.position;
+    std::size_t pairs = 0;
+    const std::vector<Contact> expected = reference_list(w, previous, previous_pairs, rebuild, pairs);
+    const std::uint64_t rebuilds_before = w.detector.stats().rebuilds;
+    w.detect_contacts();
+    BOOST_TEST_REQUIRE((w.detector.stats().rebuilds - rebuilds_before == (rebuild ? 1u : 0u)), "step " << step);
+    BOOST_TEST_REQUIRE(w.pair_contact_count() == pairs, "step " << step);
+    BOOST_TEST_REQUIRE(w.contacts.size() == expected.size(), "step " << step);
+    std::size_t mismatches = 0;
+    for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(w.contacts[k], expected[k]);
+    BOOST_TEST_REQUIRE(mismatches == 0u, "step " << step << ": " << mismatches << " contacts differ");
+    wall_contacts = std::max(wall_contacts, w.contacts.size() - pairs);
+
+    // Distinct history on every contact (as a stepper would leave it), then motion.
+    for (std::size_t k = 0; k < w.contacts.size(); ++k) {
+      Contact& c = w.contacts[k];
+      const double tag = double(step) + 1e-3 * double(k);
+      c.tangential_spring = Vec3(tag, double(c.key % 1013), 1);
+      c.rolling_spring = Vec3(2, tag, 3);
+      c.tangent = Vec3(tag, 0, 1);
+      c.force = Vec3(0, tag, 0);
+      for (std::size_t m = 0; m < c.lambda.size(); ++m) c.lambda[m] = tag + double(m);
+    }
+    previous = w.contacts;
+    previous_pairs = w.pair_contact_count();
+    // Mostly small moves (the wall set changes a little), every fifth step a jump of some particles
+    // (a rebuild), every seventh step nothing (the wall set stays: the in-place path).
+    if (step % 7 != 6) {
+      for (std::size_t i = 0; i < w.particles.size(); ++i) {
+        const double scale = step % 5 == 4 && i % 13 == 0 ? 2.0 * skin : 0.05 * skin;
+        w.particles.position[i] += scale * Vec3(jiggle(rng), jiggle(rng), jiggle(rng));
+      }
+    }
+    w.advance_walls(0.001);
+    w.wrap_periodic();
+  }
+  rebuilds = w.detector.stats().rebuilds;
+  return w.contacts;
+}
+
+void check_scene(const SceneSpec& spec) {
+  std::uint64_t rebuilds1 = 0, rebuilds2 = 0;
+  std::size_t walls1 = 0, walls2 = 0;
+  const auto one = run_and_compare(spec, 1, 30, rebuilds1, walls1);
+  const auto two = run_and_compare(spec, 2, 30, rebuilds2, walls2);
+  BOOST_TEST(rebuilds1 >= 4u);   // the scene exercises rebuilds ...
+  BOOST_TEST(walls1 > 10u);      // ... and wall contacts
+  if (spec.n >= 2500) BOOST_TEST(walls1 > 1000u);  // several chunks of wall records
+  BOOST_TEST(rebuilds1 == rebuilds2);
+  BOOST_REQUIRE_EQUAL(one.size(), two.size());
+  std::size_t mismatches = 0;
+  for (std::size_t k = 0; k < one.size(); ++k) mismatches += !same(one[k], two[k]);
+  BOOST_TEST(mismatches == 0u);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(collision_reference)
+
+BOOST_AUTO_TEST_CASE(planes_and_cylinder) { check_scene({.cylinder = true}); }
+
+BOOST_AUTO_TEST_CASE(permuted_ids) { check_scene({.permute_ids = true, .cylinder = true}); }
+
+BOOST_AUTO_TEST_CASE(static_planes_only) { check_scene({.moving_plane = false}); }
+
+BOOST_AUTO_TEST_CASE(static_planes_only_permuted_ids) { check_scene({.permute_ids = true, .moving_plane = false}); }
+
+// Enough wall contacts for several chunks of records (the list is assembled from per-chunk pieces).
+BOOST_AUTO_TEST_CASE(many_wall_contacts) { check_scene({.n = 2500, .moving_plane = false}); }
+
+BOOST_AUTO_TEST_CASE(many_wall_contacts_permuted_ids) { check_scene({.n = 2500, .permute_ids = true}); }
+
+BOOST_AUTO_TEST_CASE(periodic_many_cells) { check_scene({.periodic_axis = 0}); }
+
+// Period 0.025 m with cells of 2 r_max + skin = 0.0105 m: two cells along the periodic axis, where the
+// neighbours at -1 and +1 are the same cell.
+BOOST_AUTO_TEST_CASE(periodic_two_cells) { check_scene({.n = 150, .box = 0.025, .periodic_axis = 0}); }
+
+// Period 0.0205 m: one cell along the periodic axis.
+BOOST_AUTO_TEST_CASE(periodic_one_cell) { check_scene({.n = 120, .box = 0.0205, .periodic_axis = 0, .permute_ids = true}); }
+
+BOOST_AUTO_TEST_SUITE_END()
