@@ -108,7 +108,7 @@ BOOST_AUTO_TEST_CASE(overlaps_and_elastic_energy_of_known_contacts) {
   Wall floor;
   floor.name = "floor";
   floor.shape = PlaneShape{};
-  w.add_wall(floor);
+  w.add_wall(std::move(floor));
   const double r = 0.01, d1 = 1e-4, d2 = 3e-4;
   w.add_sphere(Vec3(0, 0, r - d1), r, 0);                  // on the floor, overlap d1
   w.add_sphere(Vec3(0.5, 0, 0.5), r, 0);                   // pair with overlap d2
