@@ -264,14 +264,7 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       // that touched last step).
       c.overlap = std::numeric_limits<double>::infinity();
       while (j < old.size() && old[j].key < f.key) ++j;
-      if (j < old.size() && old[j].key == f.key) {  // as carry_history
-        const Contact& prev = old[j];
-        c.age = prev.age + 1;
-        c.tangential_spring = prev.tangential_spring;
-        c.rolling_spring = prev.rolling_spring;
-        c.tangent = prev.tangent;
-        c.lambda = prev.lambda;
-      }
+      if (j < old.size() && old[j].key == f.key) take_history(c, old[j]);  // as carry_history
       contacts[offset[chunk] + m] = c;
     }
   });
@@ -496,14 +489,7 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
       c.overlap = w.overlap;
       c.effective_radius = p.radius[w.particle];
       while (j < old_tail.size() && old_tail[j].key < w.key) ++j;
-      if (j < old_tail.size() && old_tail[j].key == w.key) {  // as carry_history
-        const Contact& prev = old_tail[j];
-        c.age = prev.age + 1;
-        c.tangential_spring = prev.tangential_spring;
-        c.rolling_spring = prev.rolling_spring;
-        c.tangent = prev.tangent;
-        c.lambda = prev.lambda;
-      }
+      if (j < old_tail.size() && old_tail[j].key == w.key) take_history(c, old_tail[j]);  // as carry_history
       *out++ = c;
     }
   });

@@ -48,6 +48,15 @@ struct alignas(64) Contact {
   int wall_index() const { return -1 - b; }
 };
 
+/// What a contact remembers from step to step: `c` takes `previous`'s history (same key), one step older.
+inline void take_history(Contact& c, const Contact& previous) {
+  c.age = previous.age + 1;
+  c.tangential_spring = previous.tangential_spring;
+  c.rolling_spring = previous.rolling_spring;
+  c.tangent = previous.tangent;
+  c.lambda = previous.lambda;
+}
+
 /// Copies history from `previous` into `current` where keys match and increments the age. Both must be
 /// sorted by key (the narrow phase produces them so); linear merge.
 void carry_history(std::span<const Contact> previous, std::span<Contact> current);

@@ -116,7 +116,6 @@ void SdemStepper::prepare(const World& world) {
   adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
 }
 
-
 void SdemStepper::build_adjacency(const World& world) {
   const std::size_t np = world.particles.size();
   const std::size_t pairs = world.pair_contact_count();

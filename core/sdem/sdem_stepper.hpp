@@ -6,8 +6,9 @@
 //   1. world.detect_contacts(false): candidate list (rebuilt when a particle moved half the skin) and
 //      this step's wall contacts; the pair geometry is left to stage 2      -> timers.collision
 //   2. contact wrenches, TBB parallel over contacts; each pair candidate computes its geometry and its
-//      wrench in one pass (pair_wrench), each contact writes only its own slot, its own history
-//      (tangential/rolling springs) and Contact::force/geometry for observers. Per-candidate constants
+//      wrench in one pass (core/sdem/pair_kernels.hpp, four candidates at a time in SIMD lanes), each
+//      contact writes only its own slot, its own history (tangential/rolling springs) and
+//      Contact::force/geometry for observers. Per-candidate constants
 //      (k_n, damping, k_t factors, mu) are computed when the candidate list changes
 //   3. deterministic gather per particle: pair contacts through a CSR adjacency (rebuilt with the
 //      candidate list), in contact order, then its wall contacts in list order; no atomics, so the sums
