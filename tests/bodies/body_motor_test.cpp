@@ -44,6 +44,20 @@ NdemSettings settings() {
   s.iterations = 300;
   return s;
 }
+
+// 1.5 s of NDEM (300 steps of 5 ms) or 0.5 s of SDEM (dt = 1e-5 s): long enough for both to settle.
+void settle(World& w, int method) {
+  if (method == 0) {
+    NdemStepper stepper(settings());
+    for (int n = 0; n < 300; ++n) stepper.step(w);
+  } else {
+    SdemSettings s;
+    s.time_step = 1e-5;
+    SdemStepper stepper(s);
+    for (int n = 0; n < 50000; ++n) stepper.step(w);
+  }
+}
+
 }  // namespace
 
 // Lifting within the force bound: the piston under the column moves at exactly the target speed and,
@@ -129,15 +143,7 @@ BOOST_AUTO_TEST_CASE(velocity_motor_stalls_on_column) {
     const std::size_t k = add_piston(w, top + 0.0005, -Vec3::UnitZ(), BodyMotor::velocity);
     w.bodies[k].target_speed = -0.01;
     w.bodies[k].max_force = 2 * W;
-    if (method == 0) {
-      NdemStepper stepper(settings());
-      for (int n = 0; n < 300; ++n) stepper.step(w);
-    } else {
-      SdemSettings s;
-      s.time_step = 1e-5;
-      SdemStepper stepper(s);
-      for (int n = 0; n < 50000; ++n) stepper.step(w);
-    }
+    settle(w, method);
     const Wall& floor = w.walls[0];
     const Wall& lid = w.walls[1];
     BOOST_TEST_MESSAGE((method ? "sdem" : "ndem") << " press: lid " << lid.force.z() / W << " W, floor " << -floor.force.z() / W << " W, v " << w.bodies[k].velocity.z());
@@ -159,15 +165,7 @@ BOOST_AUTO_TEST_CASE(pressure_wall_settles_at_applied_force) {
     const double W = column_weight(w);
     const std::size_t k = add_piston(w, 2 * radius * column, -Vec3::UnitZ(), BodyMotor::force);
     w.bodies[k].motor_force = -2 * W;
-    if (method == 0) {
-      NdemStepper stepper(settings());
-      for (int n = 0; n < 300; ++n) stepper.step(w);
-    } else {
-      SdemSettings s;
-      s.time_step = 1e-5;
-      SdemStepper stepper(s);
-      for (int n = 0; n < 50000; ++n) stepper.step(w);
-    }
+    settle(w, method);
     BOOST_TEST_MESSAGE((method ? "sdem" : "ndem") << " pressure: lid " << w.walls[1].force.z() / W << " W, floor "
                                                   << -w.walls[0].force.z() / W << " W, v " << w.bodies[k].velocity.z());
     BOOST_TEST(std::abs(w.walls[1].force.z() / (2 * W) - 1) < 1e-3);
