@@ -153,9 +153,7 @@ inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, do
 
 inline void no_wrench(Contact& c, ContactWrench& out) {
   c.force.setZero();
-  out.force.setZero();
-  out.torque_a.setZero();
-  out.torque_b.setZero();
+  out = ContactWrench{};
 }
 
 /// Scalar pair kernel (see the file comment). The lever arms lie on the normal (p - x_a = -l_a n,
@@ -197,7 +195,8 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   S3 force = t.fn * n + tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
   spring.store(c.tangential_spring);
   force.store(c.force);
-  force.store(out.force);
+  force.store(out.on[0].force);
+  (-force).store(out.on[1].force);
   const S3 nf = n.cross(force);
   S3 ta = -la * nf, tb = -lb * nf;
   if (k.rolling) {
@@ -205,8 +204,8 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
     ta += tau_roll;
     tb -= tau_roll;
   }
-  ta.store(out.torque_a);
-  tb.store(out.torque_b);
+  ta.store(out.on[0].torque);
+  tb.store(out.on[1].torque);
 }
 
 /// Lane kernel for candidates c[0..3] with constants at k0..k0+3 (see the file comment). The caller
@@ -252,10 +251,12 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
   const Lanes old_overlap{c[0].overlap, c[1].overlap, c[2].overlap, c[3].overlap};
   const LaneMask touching = (d > 0.0) & flag(SdemCandidateConstants::movable);
 
-  auto separated = [&](int i) {
-    // As pair_wrench: forget the history of a pair that touched last step and no longer does.
-    if (!(d[i] > 0) && old_overlap[i] > 0) reset_history(c[i]);
-    no_wrench(c[i], out[i]);
+  // As pair_wrench: forget the history of a pair that touched last step and no longer does.
+  const LaneMask separating = ~(d > 0.0) & (old_overlap > 0.0);
+  auto forget_separating = [&] {
+    if (any(separating))
+      for (int i = 0; i < lane_count; ++i)
+        if (separating[i]) reset_history(c[i]);
   };
   auto store_geometry = [&] {
     store_lanes(n, c[0].normal, c[1].normal, c[2].normal, c[3].normal);
@@ -263,7 +264,8 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
     for (int i = 0; i < lane_count; ++i) c[i].overlap = d[i];
   };
   if (!any(touching)) {
-    for (int i = 0; i < lane_count; ++i) separated(i);
+    forget_separating();
+    for (int i = 0; i < lane_count; ++i) no_wrench(c[i], out[i]);
     store_geometry();
     return;
   }
@@ -303,9 +305,9 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
   const L3 nf = n.cross(force);
   const L3 ta = (-la) * nf, tb = (-lb) * nf;
 
-  // Separated lanes first (reset_history clears the spring), then the touching lanes' results over them.
-  for (int i = 0; i < lane_count; ++i)
-    if (!touching[i]) separated(i);
+  // Separating lanes first (reset_history clears the spring), then every lane's results, zero where not
+  // touching.
+  forget_separating();
   store_geometry();
   const L3 zero{splat(0), splat(0), splat(0)};
   const L3 kept = select(touching, spring, load_lanes(c[0].tangential_spring, c[1].tangential_spring,
@@ -313,9 +315,11 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
   store_lanes(kept, c[0].tangential_spring, c[1].tangential_spring, c[2].tangential_spring, c[3].tangential_spring);
   const L3 f_out = select(touching, force, zero), ta_out = select(touching, ta, zero), tb_out = select(touching, tb, zero);
   store_lanes(f_out, c[0].force, c[1].force, c[2].force, c[3].force);
-  store_lanes(f_out, out[0].force, out[1].force, out[2].force, out[3].force);
-  store_lanes(ta_out, out[0].torque_a, out[1].torque_a, out[2].torque_a, out[3].torque_a);
-  store_lanes(tb_out, out[0].torque_b, out[1].torque_b, out[2].torque_b, out[3].torque_b);
+  const L3 minus_f{-f_out.x, -f_out.y, -f_out.z};
+  store_lanes(f_out, out[0].on[0].force, out[1].on[0].force, out[2].on[0].force, out[3].on[0].force);
+  store_lanes(ta_out, out[0].on[0].torque, out[1].on[0].torque, out[2].on[0].torque, out[3].on[0].torque);
+  store_lanes(minus_f, out[0].on[1].force, out[1].on[1].force, out[2].on[1].force, out[3].on[1].force);
+  store_lanes(tb_out, out[0].on[1].torque, out[1].on[1].torque, out[2].on[1].torque, out[3].on[1].torque);
 }
 
 }  // namespace grainlab::sdem

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -180,9 +181,8 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
   const Vec3 tau_roll = k.rolling ? sdem::rolling_torque_of(p, coeff, c, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt)
                                   : Vec3::Zero();
   c.force = force;
-  out.force = force;
-  out.torque_a = ra.cross(force) + tau_roll;
-  out.torque_b = -tau_roll;
+  out.on[0] = {force, ra.cross(force) + tau_roll};
+  out.on[1] = {-force, -tau_roll};
 }
 
 }  // namespace
@@ -280,26 +280,26 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   for (std::size_t i = 0; i < np; ++i) wall_offset_[i + 1] += wall_offset_[i];
   adjacency_fill_.assign(wall_offset_.begin(), wall_offset_.end() - 1);
   for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
-  const ContactWrench* w = wrench_.data();
+  // Six doubles per side (ContactWrench): force and torque of side e at side_wrench + 6 e, summed as one
+  // four-double and one two-double vector (the same additions, component by component, as three-vectors).
+  const double* side_wrench = reinterpret_cast<const double*>(wrench_.data());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    using D4 = double __attribute__((vector_size(32)));
+    using D2 = double __attribute__((vector_size(16)));
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      S3 f, t;
-      for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
-        const std::uint32_t entry = adjacency_[e];
-        const ContactWrench& cw = w[entry >> 1];
-        if (entry & 1u) {
-          f -= S3(cw.force);
-          t += S3(cw.torque_b);
-        } else {
-          f += S3(cw.force);
-          t += S3(cw.torque_a);
-        }
-      }
-      for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) {
-        const ContactWrench& cw = w[wall_entry_[e]];
-        f += S3(cw.force);
-        t += S3(cw.torque_a);
-      }
+      D4 sum4{};  // force x y z, torque x
+      D2 sum2{};  // torque y z
+      auto add_side = [&](std::size_t e) {
+        D4 v4;
+        D2 v2;
+        std::memcpy(&v4, side_wrench + 6 * e, sizeof v4);
+        std::memcpy(&v2, side_wrench + 6 * e + 4, sizeof v2);
+        sum4 += v4;
+        sum2 += v2;
+      };
+      for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) add_side(adjacency_[e]);
+      for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) add_side(2 * std::size_t(wall_entry_[e]));
+      const S3 f(sum4[0], sum4[1], sum4[2]), t(sum4[3], sum2[0], sum2[1]);
       f.store(p.force[i]);
       t.store(p.torque[i]);
       if (kd && p.inv_mass[i] != 0) {
@@ -315,10 +315,10 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   }
   for (std::size_t k = pairs; k < nc; ++k) {
     const Contact& c = contacts[k];
-    const ContactWrench& cw = wrench_[k];
+    const BodyWrench& on_wall = wrench_[k].on[1];
     Wall& wall = world.walls[c.wall_index()];
-    wall.force -= cw.force;
-    wall.torque += (c.point - wall.rotation_center).cross(-cw.force) + cw.torque_b;
+    wall.force += on_wall.force;
+    wall.torque += (c.point - wall.rotation_center).cross(on_wall.force) + on_wall.torque;
   }
   world.timers.forces += seconds_since(t0);
 }

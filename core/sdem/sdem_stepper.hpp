@@ -104,7 +104,6 @@ struct SdemPairConstants {
   bool rolling = false;     ///< the pair has rolling resistance
 };
 
-/// Per-contact results of the force stage (one slot per contact, written by that contact only).
 /// The constants of every pair candidate, as arrays (the lane kernel of core/sdem/pair_kernels.hpp loads
 /// four candidates' values at once).
 struct SdemCandidateConstants {
@@ -133,11 +132,20 @@ struct SdemCandidateConstants {
   }
 };
 
-struct ContactWrench {
-  Vec3 force = Vec3::Zero();     ///< on a
-  Vec3 torque_a = Vec3::Zero();  ///< on a, about its centre
-  Vec3 torque_b = Vec3::Zero();  ///< on b (particle) or on the wall about the contact point (unused)
+/// Force and torque (about the body's centre) of a contact on one body.
+struct BodyWrench {
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
 };
+/// The wrench of one contact on each of its bodies, so that the gather reads side 2k + s of contact k
+/// (s = 0: body a, s = 1: body b) as six contiguous doubles, without a branch. For a particle pair
+/// on[1].force = -on[0].force; for a wall contact on[1] is the reaction on the wall at the contact point
+/// (its torque is the rolling reaction only; the wall loads add the lever arm about the wall's centre).
+struct ContactWrench {
+  BodyWrench on[2];
+};
+static_assert(sizeof(BodyWrench) == 6 * sizeof(double) && sizeof(ContactWrench) == 2 * sizeof(BodyWrench),
+              "the gather reads a contact's side s as doubles 6 (2k + s) .. 6 (2k + s) + 5");
 
 class SdemStepper : public Stepper {
  public:
