@@ -153,7 +153,7 @@ inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, do
 
 inline void no_wrench(Contact& c, ContactWrench& out) {
   c.force.setZero();
-  out = ContactWrench{};
+  for (BodyWrench& side : out.on) side.force.setZero(), side.torque.setZero();
 }
 
 /// Scalar pair kernel (see the file comment). The lever arms lie on the normal (p - x_a = -l_a n,

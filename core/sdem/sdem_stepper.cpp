@@ -181,8 +181,10 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
   const Vec3 tau_roll = k.rolling ? sdem::rolling_torque_of(p, coeff, c, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt)
                                   : Vec3::Zero();
   c.force = force;
-  out.on[0] = {force, ra.cross(force) + tau_roll};
-  out.on[1] = {-force, -tau_roll};
+  out.on[0].force = force;
+  out.on[0].torque = ra.cross(force) + tau_roll;
+  out.on[1].force = -force;
+  out.on[1].torque = -tau_roll;
 }
 
 }  // namespace
