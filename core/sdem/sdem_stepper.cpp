@@ -286,14 +286,12 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   // four-double and one two-double vector (the same additions, component by component, as three-vectors).
   const double* side_wrench = reinterpret_cast<const double*>(wrench_.data());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-    using D4 = double __attribute__((vector_size(32)));
-    using D2 = double __attribute__((vector_size(16)));
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      D4 sum4{};  // force x y z, torque x
-      D2 sum2{};  // torque y z
+      sdem::Lanes sum4{};  // force x y z, torque x
+      sdem::Half sum2{};   // torque y z
       auto add_side = [&](std::size_t e) {
-        D4 v4;
-        D2 v2;
+        sdem::Lanes v4;
+        sdem::Half v2;
         std::memcpy(&v4, side_wrench + 6 * e, sizeof v4);
         std::memcpy(&v2, side_wrench + 6 * e + 4, sizeof v2);
         sum4 += v4;

@@ -137,8 +137,9 @@ struct BodyWrench {
   Vec3 force = Vec3::Zero();
   Vec3 torque = Vec3::Zero();
 };
-/// The wrench of one contact on each of its bodies, so that the gather reads side 2k + s of contact k
-/// (s = 0: body a, s = 1: body b) as six contiguous doubles, without a branch. For a particle pair
+/// The wrench of one contact on each of its bodies (one per contact, written by that contact only), so
+/// that the gather reads side 2k + s of contact k (s = 0: body a, s = 1: body b) as six contiguous
+/// doubles, without a branch. For a particle pair
 /// on[1].force = -on[0].force; for a wall contact on[1] is the reaction on the wall at the contact point
 /// (its torque is the rolling reaction only; the wall loads add the lever arm about the wall's centre).
 struct ContactWrench {
