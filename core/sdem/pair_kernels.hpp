@@ -66,7 +66,13 @@ constexpr int lane_count = 4;
 }
 [[gnu::always_inline]] inline Lanes max(Lanes a, Lanes b) { return a < b ? b : a; }  // as std::max
 [[gnu::always_inline]] inline Lanes min(Lanes a, Lanes b) { return b < a ? b : a; }  // as std::min
-[[gnu::always_inline]] inline bool any(LaneMask m) { return (m[0] | m[1] | m[2] | m[3]) != 0; }
+[[gnu::always_inline]] inline bool any(LaneMask m) {
+#ifdef __AVX__
+  return !_mm256_testz_si256(__m256i(m), __m256i(m));  // one vptest instead of four extractions
+#else
+  return (m[0] | m[1] | m[2] | m[3]) != 0;
+#endif
+}
 
 /// A 3-vector of lanes: component x holds the x of four contacts.
 struct L3 {
@@ -208,22 +214,23 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   tb.store(out.on[1].torque);
 }
 
-/// Lane kernel for candidates c[0..3] with constants at k0..k0+3 (see the file comment). The caller
-/// sends groups with rolling resistance to pair_wrench instead.
-template <SdemNormalLaw law>
-void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
-                       std::size_t k0, double dt, Contact* c, ContactWrench* out) {
+/// Lane kernel body; `plain`: every lane movable and none a same-body pair (the flag masks are constants).
+template <SdemNormalLaw law, bool plain>
+[[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
+                                                          const SdemCandidateConstants& kc, std::size_t k0, double dt,
+                                                          Contact* c, ContactWrench* out) {
   const int a0 = c[0].a, a1 = c[1].a, a2 = c[2].a, a3 = c[3].a;
   const int b0 = c[0].b, b1 = c[1].b, b2 = c[2].b, b3 = c[3].b;
-  auto particle = [&](const std::vector<Vec3>& v, bool side_a) {
+  auto particle = [&](const std::vector<Vec3>& v, bool side_a) [[gnu::always_inline]] {
     return side_a ? load_lanes(v[a0], v[a1], v[a2], v[a3]) : load_lanes(v[b0], v[b1], v[b2], v[b3]);
   };
-  auto constant = [&](const std::vector<double>& v) {
+  auto constant = [&](const std::vector<double>& v) [[gnu::always_inline]] {
     Lanes x;
     std::memcpy(&x, &v[k0], sizeof x);
     return x;
   };
-  auto flag = [&](SdemCandidateConstants::Flag f) {
+  auto flag = [&](SdemCandidateConstants::Flag f) [[gnu::always_inline]] {
+    if constexpr (plain) return f == SdemCandidateConstants::movable ? LaneMask{-1, -1, -1, -1} : LaneMask{};
     const std::uint8_t* fl = &kc.flags[k0];
     return LaneMask{-(long long)((fl[0] & f) != 0), -(long long)((fl[1] & f) != 0), -(long long)((fl[2] & f) != 0),
                     -(long long)((fl[3] & f) != 0)};
@@ -241,8 +248,7 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
     if (cs.periodic_axis == 2) delta.z = wrap(delta.z);
   }
   const Lanes dist = sqrt(delta.squaredNorm());
-  const Lanes ra{p.radius[a0], p.radius[a1], p.radius[a2], p.radius[a3]};
-  const Lanes rb{p.radius[b0], p.radius[b1], p.radius[b2], p.radius[b3]};
+  const Lanes ra = constant(kc.radius_a), rb = constant(kc.radius_b);
   const L3 n = select(dist > 0.0, (1.0 / dist) * delta, L3{splat(0), splat(0), splat(1)});
   Lanes d = ra + rb - dist;
   d = select(flag(SdemCandidateConstants::same_body), min(d, splat(0)), d);
@@ -253,12 +259,12 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
 
   // As pair_wrench: forget the history of a pair that touched last step and no longer does.
   const LaneMask separating = ~(d > 0.0) & (old_overlap > 0.0);
-  auto forget_separating = [&] {
+  auto forget_separating = [&] [[gnu::always_inline]] {
     if (any(separating))
       for (int i = 0; i < lane_count; ++i)
         if (separating[i]) reset_history(c[i]);
   };
-  auto store_geometry = [&] {
+  auto store_geometry = [&] [[gnu::always_inline]] {
     store_lanes(n, c[0].normal, c[1].normal, c[2].normal, c[3].normal);
     store_lanes(point, c[0].point, c[1].point, c[2].point, c[3].point);
     for (int i = 0; i < lane_count; ++i) c[i].overlap = d[i];
@@ -320,6 +326,19 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
   store_lanes(ta_out, out[0].on[0].torque, out[1].on[0].torque, out[2].on[0].torque, out[3].on[0].torque);
   store_lanes(minus_f, out[0].on[1].force, out[1].on[1].force, out[2].on[1].force, out[3].on[1].force);
   store_lanes(tb_out, out[0].on[1].torque, out[1].on[1].torque, out[2].on[1].torque, out[3].on[1].torque);
+}
+
+/// Lane kernel for candidates c[0..3] with constants at k0..k0+3 (see the file comment). The caller
+/// sends groups with rolling resistance to pair_wrench instead.
+template <SdemNormalLaw law>
+void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
+                       std::size_t k0, double dt, Contact* c, ContactWrench* out) {
+  std::uint32_t group_flags;
+  std::memcpy(&group_flags, &kc.flags[k0], sizeof group_flags);
+  if (group_flags == 0x01010101u * SdemCandidateConstants::movable)
+    pair_wrench_lanes_impl<law, true>(p, cs, kc, k0, dt, c, out);
+  else
+    pair_wrench_lanes_impl<law, false>(p, cs, kc, k0, dt, c, out);
 }
 
 }  // namespace grainlab::sdem

@@ -146,6 +146,7 @@ void SdemStepper::build_adjacency(const World& world) {
                                                     p.radius[a] * p.radius[b] / (p.radius[a] + p.radius[b]),
                                                     inv_m > 0 ? 1.0 / inv_m : 0.0, inv_m > 0, t);
       k_ab.same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
+      k_ab.radius_a = p.radius[a], k_ab.radius_b = p.radius[b];
       constants_.set(k, k_ab);
     }
   });

@@ -98,6 +98,7 @@ struct SdemPairConstants {
   double kt0 = 0;     ///< hertz/viscoelastic: k_t / sqrt(d); linear: k_t
   double damp_t = 0;  ///< hertz/viscoelastic: gamma_t / d^{1/4}; linear: gamma_t
   double mu = 0;
+  double radius_a = 0, radius_b = 0;  ///< of the two spheres (constant between rebuilds)
   std::uint32_t table = 0;  ///< index of the pair's SdemPairCoefficients (rolling resistance)
   bool movable = false;     ///< at least one body can move
   bool same_body = false;   ///< both spheres belong to one rigid body: never in contact
@@ -108,27 +109,29 @@ struct SdemPairConstants {
 /// four candidates' values at once).
 struct SdemCandidateConstants {
   enum Flag : std::uint8_t { movable = 1, same_body = 2, rolling = 4 };
-  std::vector<double> kn, damp_n, kt0, damp_t, mu;
+  std::vector<double> kn, damp_n, kt0, damp_t, mu, radius_a, radius_b;
   std::vector<std::uint32_t> table;
   std::vector<std::uint8_t> flags;
 
   void resize(std::size_t n) {
-    for (auto* v : {&kn, &damp_n, &kt0, &damp_t, &mu}) v->resize(n);
+    for (auto* v : {&kn, &damp_n, &kt0, &damp_t, &mu, &radius_a, &radius_b}) v->resize(n);
     table.resize(n);
     flags.resize(n);
   }
   void set(std::size_t k, const SdemPairConstants& c) {
     kn[k] = c.kn, damp_n[k] = c.damp_n, kt0[k] = c.kt0, damp_t[k] = c.damp_t, mu[k] = c.mu, table[k] = c.table;
+    radius_a[k] = c.radius_a, radius_b[k] = c.radius_b;
     flags[k] = std::uint8_t((c.movable ? movable : 0) | (c.same_body ? same_body : 0) | (c.rolling ? rolling : 0));
   }
   SdemPairConstants at(std::size_t k) const {
     SdemPairConstants c;
     c.kn = kn[k], c.damp_n = damp_n[k], c.kt0 = kt0[k], c.damp_t = damp_t[k], c.mu = mu[k], c.table = table[k];
+    c.radius_a = radius_a[k], c.radius_b = radius_b[k];
     c.movable = flags[k] & movable, c.same_body = flags[k] & same_body, c.rolling = flags[k] & rolling;
     return c;
   }
   std::size_t memory_bytes() const {
-    return kn.capacity() * 5 * sizeof(double) + table.capacity() * sizeof(std::uint32_t) + flags.capacity();
+    return kn.capacity() * 7 * sizeof(double) + table.capacity() * sizeof(std::uint32_t) + flags.capacity();
   }
 };
 

@@ -62,6 +62,7 @@ Scene random_scene(unsigned seed, SdemNormalLaw law) {
     SdemPairConstants kk = sdem::pair_constants(s.table[0], law, s.contacts[k].effective_radius,
                                                 inv_m > 0 ? 1 / inv_m : 0, inv_m > 0, 0);
     kk.same_body = k % 11 == 3;
+    kk.radius_a = s.p.radius[a], kk.radius_b = s.p.radius[b];
     s.constants.set(k, kk);
   }
   return s;

@@ -120,7 +120,7 @@ BOOST_AUTO_TEST_CASE(conveyor_belt_drags_to_two_sevenths) {
   belt.shape = PlaneShape{Vec3::Zero(), Vec3::UnitZ()};
   belt.material = mi;
   belt.surface_velocity = Vec3(U, 0, 0);
-  w.add_wall(belt);
+  w.add_wall(std::move(belt));
   const double kn = hertz_stiffness(mix(spec.material(), spec.material()).effective_modulus, R);
   w.add_sphere(Vec3(0, 0, R - std::pow(spec.mass() * 9.81 / kn, 2.0 / 3.0)), R, mi);
   SdemSettings s;
