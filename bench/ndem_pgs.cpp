@@ -119,15 +119,15 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
   B.inv_mass = P.inv_mass;
   B.inv_inertia = P.inv_inertia;
   std::vector<std::size_t> active;
-  for (std::size_t k = 0; k < w.contacts.size(); ++k)
-    if (w.contacts[k].overlap > 0) active.push_back(k);
+  for (std::size_t k = 0; k < w.contacts().size(); ++k)
+    if (w.contacts()[k].overlap > 0) active.push_back(k);
   R.resize(active.size());
   const double dt = S.time_step, eH = S.hertz_exponent();
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;
   const double upsilon = 1.0 / (1.0 + 4.0 * S.n_s);
   for (std::size_t i = 0; i < active.size(); ++i) {
-    const Contact& c = w.contacts[active[i]];
+    const Contact& c = w.contacts()[active[i]];
     const bool wall = c.is_wall();
     R.contact[i] = std::uint32_t(active[i]);
     R.a[i] = c.a;

@@ -213,19 +213,19 @@ void BM_sdem_bed(benchmark::State& state) {
   const double n = double(world.particles.size());
   const double steps = double(state.iterations());
   std::size_t touching = 0;
-  for (std::size_t k = 0; k < world.pair_contact_count(); ++k) touching += world.contacts[k].overlap > 0;
+  for (std::size_t k = 0; k < world.pair_contact_count(); ++k) touching += world.contacts()[k].overlap > 0;
   const double per = 1.0 / (n * steps);
   state.counters["N"] = n;
   state.counters["s_per_particle_step"] =
       benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["contacts_per_particle"] = 2.0 * double(touching) / n;
-  state.counters["wall_contacts"] = double(world.contacts.size() - world.pair_contact_count());
+  state.counters["wall_contacts"] = double(world.contacts().size() - world.pair_contact_count());
   state.counters["candidates_per_particle"] = double(world.pair_contact_count()) / n;
   state.counters["collision"] = world.timers.collision * per;
   state.counters["forces"] = world.timers.forces * per;
   state.counters["integrate"] = world.timers.integrate * per;
   state.counters["bytes_per_particle"] =
-      double(particle_bytes(world.particles) + bytes(world.contacts) + world.detector.memory_bytes() +
+      double(particle_bytes(world.particles) + bytes(world.contacts()) + world.detector.memory_bytes() +
              stepper.memory_bytes()) / n;
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }

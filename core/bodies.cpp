@@ -188,7 +188,7 @@ void mask_self_contacts(World& world) {
   const ParticleStore& P = world.particles;
   const std::size_t n = world.pair_contact_count();
   for (std::size_t k = 0; k < n; ++k) {
-    Contact& c = world.contacts[k];
+    Contact& c = world.contacts()[k];
     const std::int32_t ba = P.body[std::size_t(c.a)];
     if (ba >= 0 && ba == P.body[std::size_t(c.b)]) c.overlap = std::min(c.overlap, 0.0);
   }

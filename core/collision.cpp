@@ -496,7 +496,8 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
 }
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
-                             std::vector<Contact>& contacts, bool pair_geometry) {
+                             std::vector<Contact>& contacts, bool pair_geometry,
+                             const std::function<void()>& before_rebuild) {
   // Default skin: 10 % of the mean radius.
   if (settings.skin > 0) {
     skin_ = settings.skin;
@@ -505,9 +506,10 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
     for (double x : p.radius) r += x;
     skin_ = 0.1 * r / double(p.size());
   }
+  const bool rebuild = needs_rebuild(p, settings) || contacts.size() < pair_count_;
+  if (rebuild && before_rebuild) before_rebuild();
   if (contacts.size() < pair_count_) valid_ = false;  // not the list that went with this detector
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
-  const bool rebuild = needs_rebuild(p, settings);
   if (rebuild) {
     if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
     rebuild_pairs(p, settings, contacts, old_pairs);  // the previous list moves to scratch_

@@ -13,6 +13,7 @@
 // once sizes have settled).
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -51,8 +52,10 @@ class ContactDetector {
   /// With `pair_geometry` false the pair candidates keep last step's geometry: the caller computes it
   /// (sphere_sphere) and resets the history of separated pairs itself, fused with its own pass over the
   /// pairs (the SDEM force kernel does; one pass over the contact list instead of two).
+  /// `before_rebuild` runs before the candidates are rebuilt (World: bring deferred history into the records).
   void update(const ParticleStore& particles, const std::vector<Wall>& walls, const CollisionSettings& settings,
-              std::vector<Contact>& contacts, bool pair_geometry = true);
+              std::vector<Contact>& contacts, bool pair_geometry = true,
+              const std::function<void()>& before_rebuild = {});
 
   std::size_t pair_count() const { return pair_count_; }
   const CollisionStats& stats() const { return stats_; }

@@ -48,6 +48,42 @@ struct alignas(64) Contact {
   int wall_index() const { return -1 - b; }
 };
 
+/// What the SDEM force stage carries for a pair candidate from step to step, kept outside the 256-byte
+/// records (World::deferred_contacts) so that the per-step kernel streams 32 bytes per candidate.
+struct PairHistory {
+  double overlap = 0;  ///< at the last force evaluation; > 0: touching, and the spring is kept
+  Vec3 tangential_spring = Vec3::Zero();
+};
+static_assert(sizeof(PairHistory) == 32);
+
+/// Force and torque (about the body's centre) of a contact on one body.
+struct BodyWrench {
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+};
+/// The wrench of one contact on each of its bodies (one per contact, written by that contact only), so
+/// that a per-particle gather reads side 2k + s of contact k (s = 0: body a, s = 1: body b) as six
+/// contiguous doubles, without a branch. For a particle pair on[1].force = -on[0].force; for a wall
+/// contact on[1] is the reaction on the wall at the contact point (its torque is the rolling reaction
+/// only; the wall loads add the lever arm about the wall's centre).
+struct ContactWrench {
+  BodyWrench on[2];
+};
+static_assert(sizeof(BodyWrench) == 6 * sizeof(double) && sizeof(ContactWrench) == 2 * sizeof(BodyWrench),
+              "the gather reads a contact's side s as doubles 6 (2k + s) .. 6 (2k + s) + 5");
+
+/// Pair-candidate state that a stepper (SDEM) keeps outside World::contacts between synchronisations.
+struct DeferredContacts {
+  /// `history` equals the records' overlap and tangential spring (set when the stepper loads it; cleared
+  /// whenever the records may have changed, so that the stepper loads them again).
+  bool mirrors_records = false;
+  /// The records' pair overlap, tangential spring, force, normal and point lag behind `history` and
+  /// `wrench`: World::contacts() brings them up to date first.
+  bool records_stale = false;
+  std::vector<PairHistory> history;   ///< per pair candidate
+  std::vector<ContactWrench> wrench;  ///< per contact, from the last force evaluation
+};
+
 /// What a contact remembers from step to step: `c` takes `previous`'s history (same key), one step older.
 inline void take_history(Contact& c, const Contact& previous) {
   c.age = previous.age + 1;

@@ -1,10 +1,12 @@
 #include "core/world.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
 #include "core/error.hpp"
@@ -38,10 +40,30 @@ std::size_t World::add_wall(Wall w) {
 
 void World::detect_contacts(bool pair_geometry) {
   const auto t0 = std::chrono::steady_clock::now();
-  detector.update(particles, walls, collision, contacts, pair_geometry);
+  // The detector reads the pair history from the records: at a candidate rebuild (carried by key) and in
+  // its narrow phase.
+  if (pair_geometry && deferred_.records_stale) sync_contacts();
+  detector.update(particles, walls, collision, contacts_, pair_geometry, [this] {
+    if (deferred_.records_stale) sync_contacts();
+    deferred_.mirrors_records = false;
+  });
   // Members of one body do not collide with each other (without pair geometry the caller masks them).
   if (pair_geometry && !bodies.empty()) mask_self_contacts(*this);
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void World::sync_contacts() const {
+  const std::size_t pairs = std::min({deferred_.history.size(), pair_contact_count(), contacts_.size()});
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      Contact& c = contacts_[k];
+      sphere_sphere(particles, collision, c);  // normal and point
+      c.overlap = deferred_.history[k].overlap;
+      c.tangential_spring = deferred_.history[k].tangential_spring;
+      c.force = deferred_.wrench[k].on[0].force;
+    }
+  });
+  deferred_.records_stale = false;
 }
 
 void World::advance_walls(double dt) {
@@ -64,14 +86,18 @@ void World::check_stability(double max_overlap_ratio) const {
                                          step, time, particles.id[i]),
                              step);
   }
-  for (const Contact& c : contacts) {
-    if (c.overlap <= 0) continue;
+  // The overlaps of the last force evaluation, without a sync.
+  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+    const Contact& c = contacts_[k];
+    const double overlap =
+        deferred_.records_stale && k < deferred_.history.size() ? deferred_.history[k].overlap : c.overlap;
+    if (overlap <= 0) continue;
     const double r = c.is_wall() ? particles.radius[c.a] : std::min(particles.radius[c.a], particles.radius[c.b]);
-    if (c.overlap > max_overlap_ratio * r)
+    if (overlap > max_overlap_ratio * r)
       throw InstabilityError(
           fmt::format("step {} (t = {:.6g} s): overlap {:.3g} m between particle id {} and {} exceeds {} of the radius; "
                       "the simulation is unstable (time step too large or stiffness too low for the load)",
-                      step, time, c.overlap, particles.id[c.a],
+                      step, time, overlap, particles.id[c.a],
                       c.is_wall() ? fmt::format("wall '{}'", walls[c.wall_index()].name) : fmt::format("particle id {}", particles.id[c.b]),
                       max_overlap_ratio),
           step);

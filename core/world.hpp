@@ -35,13 +35,31 @@ class World {
   MaterialTable materials;
   std::vector<Wall> walls;
   std::vector<RigidBody> bodies;  ///< rigid bodies: aggregates and dynamic walls (core/bodies.hpp)
-  std::vector<Contact> contacts;  ///< pair candidates (sorted by key), then this step's wall contacts
   ContactDetector detector;
   CollisionSettings collision;
   Gravity gravity;
   double time = 0;         ///< s
   std::uint64_t step = 0;  ///< steps taken
   StageTimers timers;
+
+  /// Pair candidates (sorted by key), then this step's wall contacts. The SDEM stepper keeps the pair
+  /// candidates' overlap and tangential spring in deferred_contacts() between steps and writes the records
+  /// only when they are read: both accessors bring them up to date first (overlap, spring and force of
+  /// the last force evaluation; normal and point of the current positions). The non-const one also tells
+  /// the stepper to read the records again, since the caller may change them.
+  const std::vector<Contact>& contacts() const {
+    if (deferred_.records_stale) sync_contacts();
+    return contacts_;
+  }
+  std::vector<Contact>& contacts() {
+    if (deferred_.records_stale) sync_contacts();
+    deferred_.mirrors_records = false;
+    return contacts_;
+  }
+  /// The records as they are, for the detector and the steppers (no sync).
+  std::vector<Contact>& contact_records() { return contacts_; }
+  DeferredContacts& deferred_contacts() { return deferred_; }
+  const DeferredContacts& deferred_contacts() const { return deferred_; }
 
   /// Validates and appends a material; returns its index.
   std::uint16_t add_material(const Material& m);
@@ -61,6 +79,12 @@ class World {
   /// Throws InstabilityError (with the step number) on a non-finite state or an overlap beyond
   /// `max_overlap_ratio` of the smaller radius.
   void check_stability(double max_overlap_ratio = 0.5) const;
+
+ private:
+  /// Writes the deferred pair state into the records (parallel over candidates).
+  void sync_contacts() const;
+  mutable std::vector<Contact> contacts_;
+  mutable DeferredContacts deferred_;
 };
 
 /// A time-stepping method (SDEM or NDEM) with its own settings.

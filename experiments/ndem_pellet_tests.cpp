@@ -55,7 +55,7 @@ double piston(const Setup& su, double max_strain) {
   for (long k = 0; k < 100000000; ++k) {
     ndem.step(w);
     double delta = 0;
-    for (const Contact& c : w.contacts)
+    for (const Contact& c : w.contacts())
       if (c.is_wall() && c.wall_index() == 1) delta = c.overlap;
     if (delta > max_strain * su.d) break;
     if (delta > 0.005 * su.d) worst = std::max(worst, std::abs(w.walls[1].force.z() / std::pow(delta, 1.5) / kn_wall(su) - 1));
@@ -76,7 +76,7 @@ double static_keff_error(const Setup& su) {
     NdemStepper ndem(su.s);
     ndem.external_force = {Vec3(0, 0, -F)};
     for (int k = 0; k < 400; ++k) ndem.step(w);
-    const double delta = w.contacts.back().overlap;
+    const double delta = w.contacts().back().overlap;
     worst = std::max(worst, std::abs(fn / std::pow(delta, 1.5) / kn_wall(su) - 1));
   }
   return worst;

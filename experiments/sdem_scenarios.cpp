@@ -151,7 +151,7 @@ ImpactResult run_impact(const ImpactSetup& s) {
   for (long k = 0; k < max_steps; ++k) {
     stepper.step(world);
     // The contacts were detected at the start of this step and carry this step's force.
-    for (const Contact& c : world.contacts) {
+    for (const Contact& c : world.contacts()) {
       out.peak_overlap = std::max(out.peak_overlap, c.overlap);
       out.peak_force = std::max(out.peak_force, c.force.dot(c.normal));
       if (c.overlap > 0 && t_in >= 0) out.history.push_back({world.time - dt - t_in, c.overlap, c.force.dot(c.normal)});
@@ -192,7 +192,7 @@ ObliqueResult run_oblique(const ObliqueSetup& s) {
     stepper.step(world);
     const bool touching = world.particles.position[0].z() < r;
     touched = touched || touching;
-    if (touched && !touching && world.contacts.size() == 0) break;
+    if (touched && !touching && world.contacts().size() == 0) break;
   }
   ObliqueResult out;
   out.vn_before = vn;
@@ -320,7 +320,7 @@ ColumnResult run_column(const ColumnSetup& s) {
   out.bottom_force = world.walls[0].force.norm();
   const double kn_wall = wall_kn(spec);
   const double kn_pair = hertz_stiffness(mix(mat, mat).effective_modulus, 0.5 * r);
-  for (const Contact& c : world.contacts) {
+  for (const Contact& c : world.contacts()) {
     if (c.overlap <= 0) continue;
     // Sphere i (from the bottom, 0-based) carries the weight of the spheres above it: the contact
     // below sphere i carries (count - i) m g.

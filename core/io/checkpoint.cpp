@@ -108,6 +108,7 @@ struct WorldMirror {
   double h;
   std::uint64_t i;
   StageTimers j;
+  DeferredContacts k;  // not saved: a cache of the pair state, written into the records before saving
 };
 static_assert(sizeof(ParticleStore) == sizeof(ParticleStoreMirror), "ParticleStore changed: update particle_fields and checkpoint_version");
 static_assert(sizeof(BodyMember) == sizeof(BodyMemberMirror), "BodyMember changed: update member_fields and checkpoint_version");
@@ -239,7 +240,7 @@ std::string checkpoint_bytes(const World& world) {
   ByteWriter out;
   // Size estimate (avoids regrowing a large buffer): ~230 bytes per particle (incl. the detector's
   // reference position) and ~230 per contact.
-  out.reserve(1024 + 256 * world.particles.size() + 240 * world.contacts.size());
+  out.reserve(1024 + 256 * world.particles.size() + 240 * world.contacts().size());
   out.bytes().append(header_size, '\0');  // filled in below, once the payload size is known
   out.tag("PART");
   particle_fields(world.particles, out);
@@ -261,8 +262,8 @@ std::string checkpoint_bytes(const World& world) {
     out(b.walls);
   }
   out.tag("CONT");
-  out(std::uint64_t(world.contacts.size()));
-  for (const Contact& c : world.contacts) contact_fields(c, out);
+  out(std::uint64_t(world.contacts().size()));
+  for (const Contact& c : world.contacts()) contact_fields(c, out);
   out.tag("DETC");
   const DetectorState d = world.detector.state();
   out(d.valid); out(d.reference_position); out(std::uint64_t(d.pair_count)); out(d.skin);
@@ -344,15 +345,15 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
     in(b.walls);
   }
   in.tag("CONT");
-  world.contacts.resize(count("contact", 8));
-  for (Contact& c : world.contacts) contact_fields(c, in);
+  world.contacts().resize(count("contact", 8));
+  for (Contact& c : world.contacts()) contact_fields(c, in);
   in.tag("DETC");
   DetectorState d;
   std::uint64_t pair_count = 0;
   in(d.valid); in(d.reference_position); in(pair_count); in(d.skin);
   stats_fields(d.stats, in);
-  if (pair_count > world.contacts.size())
-    in.fail(fmt::format("detector pair count {} exceeds the {} contacts", pair_count, world.contacts.size()));
+  if (pair_count > world.contacts().size())
+    in.fail(fmt::format("detector pair count {} exceeds the {} contacts", pair_count, world.contacts().size()));
   d.pair_count = std::size_t(pair_count);
   world.detector.restore(std::move(d));
   in.tag("SETT");
@@ -380,7 +381,7 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
     for (std::uint32_t w : b.walls)
       if (w >= world.walls.size()) fail(fmt::format("a body refers to wall {} of {}", w, world.walls.size()));
   }
-  for (const Contact& c : world.contacts) {
+  for (const Contact& c : world.contacts()) {
     const bool bad_b = c.b >= 0 ? std::size_t(c.b) >= n : std::size_t(c.wall_index()) >= world.walls.size();
     if (c.a < 0 || std::size_t(c.a) >= n || bad_b) fail(fmt::format("contact key {} refers to a missing body", c.key));
   }

@@ -82,7 +82,7 @@ Histogram make_histogram(const std::vector<double>& values, const HistogramAxis&
 ContactValues touching_contact_values(const World& world, OverlapUnit unit) {
   const ParticleStore& P = world.particles;
   ContactValues out;
-  for (const Contact& c : world.contacts) {
+  for (const Contact& c : world.contacts()) {
     if (!(c.overlap > 0)) continue;
     const int a = c.a;
     const Vec3& n = c.normal;

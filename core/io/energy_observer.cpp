@@ -34,7 +34,7 @@ EnergySample sample_energy(const World& world, const Vec3& reference) {
     if (p.inv_mass[i] > 0) s.potential_gravity -= p.mass[i] * g.dot(p.position[i] - reference);
   }
   double overlap_sum = 0;
-  for (const Contact& c : world.contacts) {
+  for (const Contact& c : world.contacts()) {
     if (c.overlap <= 0) continue;
     ++s.contacts_touching;
     overlap_sum += c.overlap;

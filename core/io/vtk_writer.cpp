@@ -118,7 +118,7 @@ std::string vtp_document(const World& world, const VtkOptions& options) {
   if (options.contact_data) {
     std::vector<std::int32_t> count(n, 0);
     std::vector<double> force(n, 0.0);
-    for (const Contact& c : world.contacts) {
+    for (const Contact& c : world.contacts()) {
       if (c.overlap <= 0) continue;
       const double f = c.force.norm();
       ++count[c.a];

@@ -125,8 +125,8 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
   particle_body_ = &P.body;
   rolling_ = false;
 
-  for (std::size_t ci = 0; ci < world.contacts.size(); ++ci) {
-    const Contact& c = world.contacts[ci];
+  for (std::size_t ci = 0; ci < world.contacts().size(); ++ci) {
+    const Contact& c = world.contacts()[ci];
     if (!(c.overlap > 0) || !claims(c)) continue;
     Row r;
     r.contact = std::uint32_t(ci);
@@ -277,7 +277,7 @@ void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBod
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
       for (Row& r : rows_)
-        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * world.contacts[r.contact].lambda[k];
+        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * world.contacts()[r.contact].lambda[k];
       if (S.warm_start != NdemWarmStart::history_normal_only)
         for (Motor& m : motors_) m.lambda = S.warm_start_beta * world.bodies[std::size_t(m.body)].motor_lambda;
       break;
@@ -388,7 +388,7 @@ void NdemBodyRows::integrate(World& world, double dt) {
     B.torque.setZero();
   }
   for (const Row& r : rows_) {
-    Contact& c = world.contacts[r.contact];
+    Contact& c = world.contacts()[r.contact];
     double L[6];
     for (int k = 0; k < 6; ++k) {
       c.lambda[k] = r.lambda[k];

@@ -60,7 +60,7 @@ NdemFrictionShape parse_friction_shape(const std::string& name) {
 NdemStepper::NdemStepper(NdemSettings settings) : settings_(std::move(settings)) { settings_.validate(); }
 
 // ---------------------------------------------------------------------------------------------------
-// setup: rows of every touching contact. Reads world.contacts (overlap, normal, point, R*, tangent),
+// setup: rows of every touching contact. Reads world.contacts() (overlap, normal, point, R*, tangent),
 // particles, materials, walls; writes rows_ (all but lambda and q_n) and bodies_.
 // Equations: s = e_H delta^{e_H-1} (000 l.478, corrected Eq. 15 of Paper IV: derivative in delta);
 // eps_n = e_H / k_n, tau_n = max(n_s Dt, c / e_H), Upsilon = 1/(1 + 4 tau_n/Dt),
@@ -85,9 +85,9 @@ void NdemStepper::setup(World& world) {
 
   // Active contacts: touching (overlap > 0) and at least one movable body.
   std::vector<std::uint32_t> active;
-  active.reserve(world.contacts.size());
-  for (std::size_t k = 0; k < world.contacts.size(); ++k) {
-    const Contact& c = world.contacts[k];
+  active.reserve(world.contacts().size());
+  for (std::size_t k = 0; k < world.contacts().size(); ++k) {
+    const Contact& c = world.contacts()[k];
     if (!(c.overlap > 0) || body_rows_.claims(c)) continue;
     const bool a_moves = P.inv_mass[c.a] > 0;
     const bool b_moves = !c.is_wall() && P.inv_mass[c.b] > 0;
@@ -103,7 +103,7 @@ void NdemStepper::setup(World& world) {
 
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
-    const Contact& c = world.contacts[active[i]];
+    const Contact& c = world.contacts()[active[i]];
     const int a = c.a;
     const bool wall = c.is_wall();
     R.contact[i] = active[i];
@@ -234,7 +234,7 @@ void NdemStepper::warm_start(World& world) {
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
       for (std::size_t i = 0; i < R.size(); ++i) {
-        const Contact& c = world.contacts[R.contact[i]];  // new contacts carry lambda = 0
+        const Contact& c = world.contacts()[R.contact[i]];  // new contacts carry lambda = 0
         for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * c.lambda[r];
       }
       break;
@@ -325,13 +325,13 @@ void NdemStepper::integrate(World& world) {
     w.force.setZero();
     w.torque.setZero();
   }
-  for (Contact& c : world.contacts) {
+  for (Contact& c : world.contacts()) {
     c.force.setZero();
     if (!(c.overlap > 0)) c.lambda = {};
   }
   const NdemRows& R = rows_;
   for (std::size_t i = 0; i < R.size(); ++i) {
-    Contact& c = world.contacts[R.contact[i]];
+    Contact& c = world.contacts()[R.contact[i]];
     double L[6];
     for (int r = 0; r < 6; ++r) {
       c.lambda[r] = R.lambda[r][i];

@@ -5,10 +5,12 @@
 //   geometry to the force stage). Reads particle state and the candidate's constants; writes the
 //   contact's geometry, springs (reset when separated), Contact::force and its wrench slot.
 // pair_wrench_lanes: the same for four candidates at once, one per SIMD lane (GCC vector extensions:
-//   AVX2 with -march=x86-64-v3, SSE2 otherwise). Every lane runs the scalar kernel's operations in the
-//   same order, with branches turned into selects, so the results agree with pair_wrench to rounding
-//   (fused multiply-adds may be formed differently); tests/sdem/pair_kernels_test.cpp checks it.
-//   Groups with rolling resistance use the scalar kernel.
+//   AVX2 with -march=x86-64-v3, SSE2 otherwise), on the compact state: particle indices, PairHistory
+//   (overlap, tangential spring) and the wrench; it writes no record (World::contacts() computes the
+//   geometry when read) except to reset the history of a pair that separates. Every lane runs the scalar
+//   kernel's operations in the same order, with branches turned into selects, so the results agree with
+//   pair_wrench to rounding (fused multiply-adds may be formed differently);
+//   tests/sdem/pair_kernels_test.cpp checks it. Groups with rolling resistance use the scalar kernel.
 //
 // Law: core/sdem/contact_law.hpp (Hertz/viscoelastic/linear normal force, tangential spring on the
 // Coulomb cone, rolling resistance); constants per candidate: SdemCandidateConstants.
@@ -218,9 +220,10 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
 template <SdemNormalLaw law, bool plain>
 [[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
                                                           const SdemCandidateConstants& kc, std::size_t k0, double dt,
-                                                          Contact* c, ContactWrench* out) {
-  const int a0 = c[0].a, a1 = c[1].a, a2 = c[2].a, a3 = c[3].a;
-  const int b0 = c[0].b, b1 = c[1].b, b2 = c[2].b, b3 = c[3].b;
+                                                          const std::int32_t* ab, PairHistory* h, ContactWrench* out,
+                                                          Contact* records) {
+  const int a0 = ab[0], a1 = ab[2], a2 = ab[4], a3 = ab[6];
+  const int b0 = ab[1], b1 = ab[3], b2 = ab[5], b3 = ab[7];
   auto particle = [&](const std::vector<Vec3>& v, bool side_a) [[gnu::always_inline]] {
     return side_a ? load_lanes(v[a0], v[a1], v[a2], v[a3]) : load_lanes(v[b0], v[b1], v[b2], v[b3]);
   };
@@ -253,8 +256,7 @@ template <SdemNormalLaw law, bool plain>
   Lanes d = ra + rb - dist;
   d = select(flag(SdemCandidateConstants::same_body), min(d, splat(0)), d);
   const Lanes la = ra - 0.5 * d, lb = rb - 0.5 * d;
-  const L3 point = xa - la * n;
-  const Lanes old_overlap{c[0].overlap, c[1].overlap, c[2].overlap, c[3].overlap};
+  const Lanes old_overlap{h[0].overlap, h[1].overlap, h[2].overlap, h[3].overlap};
   const LaneMask touching = (d > 0.0) & flag(SdemCandidateConstants::movable);
 
   // As pair_wrench: forget the history of a pair that touched last step and no longer does.
@@ -262,23 +264,22 @@ template <SdemNormalLaw law, bool plain>
   auto forget_separating = [&] [[gnu::always_inline]] {
     if (any(separating))
       for (int i = 0; i < lane_count; ++i)
-        if (separating[i]) reset_history(c[i]);
+        if (separating[i]) reset_history(records[i]), h[i].tangential_spring.setZero();
   };
-  auto store_geometry = [&] [[gnu::always_inline]] {
-    store_lanes(n, c[0].normal, c[1].normal, c[2].normal, c[3].normal);
-    store_lanes(point, c[0].point, c[1].point, c[2].point, c[3].point);
-    for (int i = 0; i < lane_count; ++i) c[i].overlap = d[i];
+  auto store_overlap = [&] [[gnu::always_inline]] {
+    for (int i = 0; i < lane_count; ++i) h[i].overlap = d[i];
   };
   if (!any(touching)) {
     forget_separating();
-    for (int i = 0; i < lane_count; ++i) no_wrench(c[i], out[i]);
-    store_geometry();
+    for (int i = 0; i < lane_count; ++i)
+      for (BodyWrench& side : out[i].on) side.force.setZero(), side.torque.setZero();
+    store_overlap();
     return;
   }
 
   const L3 wa = particle(p.angular_velocity, true), wb = particle(p.angular_velocity, false);
   const L3 v_rel = particle(p.velocity, true) - particle(p.velocity, false) - (la * wa + lb * wb).cross(n);
-  L3 spring = load_lanes(c[0].tangential_spring, c[1].tangential_spring, c[2].tangential_spring, c[3].tangential_spring);
+  L3 spring = load_lanes(h[0].tangential_spring, h[1].tangential_spring, h[2].tangential_spring, h[3].tangential_spring);
   const Lanes vn = v_rel.dot(n);
   const Lanes d_touch = max(d, splat(0));  // separated lanes compute a zero force, discarded below
   const NormalTerms<Lanes> t = normal_terms<law, Lanes>(constant(kc.kn), constant(kc.damp_n), constant(kc.kt0),
@@ -314,13 +315,12 @@ template <SdemNormalLaw law, bool plain>
   // Separating lanes first (reset_history clears the spring), then every lane's results, zero where not
   // touching.
   forget_separating();
-  store_geometry();
+  store_overlap();
   const L3 zero{splat(0), splat(0), splat(0)};
-  const L3 kept = select(touching, spring, load_lanes(c[0].tangential_spring, c[1].tangential_spring,
-                                                      c[2].tangential_spring, c[3].tangential_spring));
-  store_lanes(kept, c[0].tangential_spring, c[1].tangential_spring, c[2].tangential_spring, c[3].tangential_spring);
+  const L3 kept = select(touching, spring, load_lanes(h[0].tangential_spring, h[1].tangential_spring,
+                                                      h[2].tangential_spring, h[3].tangential_spring));
+  store_lanes(kept, h[0].tangential_spring, h[1].tangential_spring, h[2].tangential_spring, h[3].tangential_spring);
   const L3 f_out = select(touching, force, zero), ta_out = select(touching, ta, zero), tb_out = select(touching, tb, zero);
-  store_lanes(f_out, c[0].force, c[1].force, c[2].force, c[3].force);
   const L3 minus_f{-f_out.x, -f_out.y, -f_out.z};
   store_lanes(f_out, out[0].on[0].force, out[1].on[0].force, out[2].on[0].force, out[3].on[0].force);
   store_lanes(ta_out, out[0].on[0].torque, out[1].on[0].torque, out[2].on[0].torque, out[3].on[0].torque);
@@ -328,17 +328,19 @@ template <SdemNormalLaw law, bool plain>
   store_lanes(tb_out, out[0].on[1].torque, out[1].on[1].torque, out[2].on[1].torque, out[3].on[1].torque);
 }
 
-/// Lane kernel for candidates c[0..3] with constants at k0..k0+3 (see the file comment). The caller
-/// sends groups with rolling resistance to pair_wrench instead.
+/// Lane kernel for candidates k0..k0+3 (see the file comment): particle indices ab[0..7] (a, b of each),
+/// history h[0..3], wrench out[0..3], records[0..3] (touched only to reset the history on separation).
+/// The caller sends groups with rolling resistance to pair_wrench instead.
 template <SdemNormalLaw law>
 void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
-                       std::size_t k0, double dt, Contact* c, ContactWrench* out) {
+                       std::size_t k0, double dt, const std::int32_t* ab, PairHistory* h, ContactWrench* out,
+                       Contact* records) {
   std::uint32_t group_flags;
   std::memcpy(&group_flags, &kc.flags[k0], sizeof group_flags);
   if (group_flags == 0x01010101u * SdemCandidateConstants::movable)
-    pair_wrench_lanes_impl<law, true>(p, cs, kc, k0, dt, c, out);
+    pair_wrench_lanes_impl<law, true>(p, cs, kc, k0, dt, ab, h, out, records);
   else
-    pair_wrench_lanes_impl<law, false>(p, cs, kc, k0, dt, c, out);
+    pair_wrench_lanes_impl<law, false>(p, cs, kc, k0, dt, ab, h, out, records);
 }
 
 }  // namespace grainlab::sdem

@@ -24,7 +24,6 @@ namespace grainlab {
 namespace {
 
 constexpr std::size_t chunk_size = 1024;  // fixed chunks: work split independent of the thread count
-constexpr std::size_t prefetch_distance = 32;  // contacts
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -117,29 +116,43 @@ void SdemStepper::prepare(const World& world) {
   adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
 }
 
-void SdemStepper::build_adjacency(const World& world) {
+void SdemStepper::build_adjacency(World& world) {
   const std::size_t np = world.particles.size();
   const std::size_t pairs = world.pair_contact_count();
+  const std::vector<Contact>& contacts = world.contact_records();
+  DeferredContacts& deferred = world.deferred_contacts();
+  if (!deferred.mirrors_records || deferred.history.size() != pairs) {
+    // The records are current (a rebuild or a caller changed them): take the pair history from them.
+    deferred.history.resize(pairs);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t k = r.begin(); k != r.end(); ++k)
+        deferred.history[k] = {contacts[k].overlap, contacts[k].tangential_spring};
+    });
+    deferred.mirrors_records = true;
+  }
   if (world.detector.stats().rebuilds == adjacency_rebuilds_ && pairs == adjacency_pairs_ && np == adjacency_particles_)
     return;
   offset_.assign(np + 1, 0);
+  pair_index_.resize(2 * pairs);
   for (std::size_t k = 0; k < pairs; ++k) {
-    ++offset_[world.contacts[k].a + 1];
-    ++offset_[world.contacts[k].b + 1];
+    ++offset_[contacts[k].a + 1];
+    ++offset_[contacts[k].b + 1];
+    pair_index_[2 * k] = contacts[k].a;
+    pair_index_[2 * k + 1] = contacts[k].b;
   }
   for (std::size_t i = 0; i < np; ++i) offset_[i + 1] += offset_[i];
   adjacency_.resize(offset_[np]);
   std::vector<std::uint32_t> fill(offset_.begin(), offset_.end() - 1);
   for (std::size_t k = 0; k < pairs; ++k) {
-    adjacency_[fill[world.contacts[k].a]++] = std::uint32_t(2 * k);
-    adjacency_[fill[world.contacts[k].b]++] = std::uint32_t(2 * k + 1);
+    adjacency_[fill[contacts[k].a]++] = std::uint32_t(2 * k);
+    adjacency_[fill[contacts[k].b]++] = std::uint32_t(2 * k + 1);
   }
   // Per-candidate constants: radii, masses and materials do not change between candidate rebuilds.
   const ParticleStore& p = world.particles;
   constants_.resize(pairs);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      const int a = world.contacts[k].a, b = world.contacts[k].b;
+      const int a = contacts[k].a, b = contacts[k].b;
       const double inv_m = p.inv_mass[a] + p.inv_mass[b];
       const std::uint32_t t = std::uint32_t(p.material[a] * material_count_ + p.material[b]);
       SdemPairConstants k_ab = sdem::pair_constants(pair_table_[t], settings_.normal_law,
@@ -218,9 +231,12 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   prepare(world);
   build_adjacency(world);
   ParticleStore& p = world.particles;
-  std::vector<Contact>& contacts = world.contacts;
+  std::vector<Contact>& contacts = world.contact_records();
+  DeferredContacts& deferred = world.deferred_contacts();
+  std::vector<PairHistory>& history = deferred.history;
+  std::vector<ContactWrench>& wrench = deferred.wrench;
   const std::size_t nc = contacts.size();
-  if (wrench_.size() < nc) wrench_.resize(nc);
+  if (wrench.size() < nc) wrench.resize(nc);
   const double dt = settings_.time_step;
   const SdemPairCoefficients* table = pair_table_.data();
   const std::size_t nm = material_count_;
@@ -236,32 +252,31 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const std::size_t items = groups + (nc - first_single);
   auto run = [&](auto law_tag) {
     constexpr SdemNormalLaw law = decltype(law_tag)::value;
+    // A candidate outside the lane kernel works on its record, with the deferred history copied in and out.
+    auto single_pair = [&](std::size_t k) {
+      Contact& c = contacts[k];
+      c.overlap = history[k].overlap;
+      c.tangential_spring = history[k].tangential_spring;
+      sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench[k]);
+      history[k] = {c.overlap, c.tangential_spring};
+    };
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, chunk_size / sdem::lane_count), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t item = r.begin(); item != r.end(); ++item) {
         if (item < groups) {
           const std::size_t k0 = item * sdem::lane_count;
           const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
           if (!rolling) {
-            // The contact records stream from memory at 100k spheres; fetch a few groups ahead.
-            if (k0 + prefetch_distance + sdem::lane_count <= pairs) {
-              const char* ahead = reinterpret_cast<const char*>(&contacts[k0 + prefetch_distance]);
-              for (std::size_t byte = 0; byte < sdem::lane_count * sizeof(Contact); byte += sizeof(Contact)) {
-                __builtin_prefetch(ahead + byte, 1);
-                __builtin_prefetch(ahead + byte + 64, 1);
-              }
-            }
-            sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &contacts[k0], &wrench_[k0]);
+            sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0], &wrench[k0], &contacts[k0]);
             continue;
           }
-          for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k)
-            sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, contacts[k], wrench_[k]);
+          for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
           continue;
         }
         const std::size_t k = first_single + (item - groups);
         if (k < pairs)
-          sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, contacts[k], wrench_[k]);
+          single_pair(k);
         else
-          wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench_[k]);
+          wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench[k]);
       }
     });
   };
@@ -270,6 +285,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     case SdemNormalLaw::viscoelastic: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::viscoelastic>{}); break;
     case SdemNormalLaw::linear: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::linear>{}); break;
   }
+  deferred.records_stale = pairs > 0;
 
   // Stage 3: deterministic gather, parallel over particles: each particle sums its pair contacts
   // through the CSR adjacency in increasing contact index, then its wall contacts in list order; with
@@ -285,7 +301,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
   // Six doubles per side (ContactWrench): force and torque of side e at side_wrench + 6 e, summed as one
   // four-double and one two-double vector (the same additions, component by component, as three-vectors).
-  const double* side_wrench = reinterpret_cast<const double*>(wrench_.data());
+  const double* side_wrench = reinterpret_cast<const double*>(wrench.data());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       sdem::Lanes sum4{};  // force x y z, torque x
@@ -316,7 +332,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   }
   for (std::size_t k = pairs; k < nc; ++k) {
     const Contact& c = contacts[k];
-    const BodyWrench& on_wall = wrench_[k].on[1];
+    const BodyWrench& on_wall = wrench[k].on[1];
     Wall& wall = world.walls[c.wall_index()];
     wall.force += on_wall.force;
     wall.torque += (c.point - wall.rotation_center).cross(on_wall.force) + on_wall.torque;

@@ -7,9 +7,11 @@
 //      this step's wall contacts; the pair geometry is left to stage 2      -> timers.collision
 //   2. contact wrenches, TBB parallel over contacts; each pair candidate computes its geometry and its
 //      wrench in one pass (core/sdem/pair_kernels.hpp, four candidates at a time in SIMD lanes), each
-//      contact writes only its own slot, its own history (tangential/rolling springs) and
-//      Contact::force/geometry for observers. Per-candidate constants
-//      (k_n, damping, k_t factors, mu) are computed when the candidate list changes
+//      contact writes only its own wrench slot and its own history. A pair candidate's overlap and
+//      tangential spring live in World::deferred_contacts() (32 bytes instead of the 256-byte record);
+//      the records are written when read (World::contacts()). Groups with rolling resistance and wall
+//      contacts work on the records. Per-candidate constants (k_n, damping, k_t factors, mu, radii) and
+//      the candidate's particle indices are computed when the candidate list changes
 //   3. deterministic gather per particle: pair contacts through a CSR adjacency (rebuilt with the
 //      candidate list), in contact order, then its wall contacts in list order; no atomics, so the sums
 //      do not depend on the thread count. Each particle is integrated (step 5) right after its gather
@@ -135,22 +137,6 @@ struct SdemCandidateConstants {
   }
 };
 
-/// Force and torque (about the body's centre) of a contact on one body.
-struct BodyWrench {
-  Vec3 force = Vec3::Zero();
-  Vec3 torque = Vec3::Zero();
-};
-/// The wrench of one contact on each of its bodies (one per contact, written by that contact only), so
-/// that the gather reads side 2k + s of contact k (s = 0: body a, s = 1: body b) as six contiguous
-/// doubles, without a branch. For a particle pair
-/// on[1].force = -on[0].force; for a wall contact on[1] is the reaction on the wall at the contact point
-/// (its torque is the rolling reaction only; the wall loads add the lever arm about the wall's centre).
-struct ContactWrench {
-  BodyWrench on[2];
-};
-static_assert(sizeof(BodyWrench) == 6 * sizeof(double) && sizeof(ContactWrench) == 2 * sizeof(BodyWrench),
-              "the gather reads a contact's side s as doubles 6 (2k + s) .. 6 (2k + s) + 5");
-
 class SdemStepper : public Stepper {
  public:
   explicit SdemStepper(const SdemSettings& settings);
@@ -183,14 +169,14 @@ class SdemStepper : public Stepper {
 
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
-    return wrench_.capacity() * sizeof(ContactWrench) + constants_.memory_bytes() +
+    return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
            (offset_.capacity() + adjacency_.capacity() + wall_offset_.capacity() + wall_entry_.capacity() +
             adjacency_fill_.capacity()) * sizeof(std::uint32_t);
   }
 
  private:
   void prepare(const World& world);
-  void build_adjacency(const World& world);
+  void build_adjacency(World& world);
   /// Kick by kick_dt (v += dt (f/m + g), w += dt tau/I), then drift by drift_dt (0: no drift).
   struct KickDrift {
     double kick_dt, drift_dt;
@@ -204,8 +190,8 @@ class SdemStepper : public Stepper {
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
-  std::vector<ContactWrench> wrench_;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
+  std::vector<std::int32_t> pair_index_;  ///< a, b of pair candidate k at 2k, 2k + 1 (rebuilt with the adjacency)
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;

@@ -211,7 +211,7 @@ BOOST_AUTO_TEST_CASE(body_body_collision_conserves_momentum) {
     for (int n = 0; n < int(0.04 / stepper.time_step()); ++n) {
       stepper.step(w);
       for (std::size_t k = 0; k < w.pair_contact_count(); ++k) {
-        const Contact& c = w.contacts[k];
+        const Contact& c = w.contacts()[k];
         touching += c.overlap > 0 && w.particles.body[std::size_t(c.a)] != w.particles.body[std::size_t(c.b)];
       }
       max_dp = std::max(max_dp, (total_linear_momentum(w) - p0).norm() / p0.norm());

@@ -162,15 +162,15 @@ std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int ste
     w.detect_contacts();
     BOOST_TEST_REQUIRE((w.detector.stats().rebuilds - rebuilds_before == (rebuild ? 1u : 0u)), "step " << step);
     BOOST_TEST_REQUIRE(w.pair_contact_count() == pairs, "step " << step);
-    BOOST_TEST_REQUIRE(w.contacts.size() == expected.size(), "step " << step);
+    BOOST_TEST_REQUIRE(w.contacts().size() == expected.size(), "step " << step);
     std::size_t mismatches = 0;
-    for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(w.contacts[k], expected[k]);
+    for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(w.contacts()[k], expected[k]);
     BOOST_TEST_REQUIRE(mismatches == 0u, "step " << step << ": " << mismatches << " contacts differ");
-    wall_contacts = std::max(wall_contacts, w.contacts.size() - pairs);
+    wall_contacts = std::max(wall_contacts, w.contacts().size() - pairs);
 
     // Distinct history on every contact (as a stepper would leave it), then motion.
-    for (std::size_t k = 0; k < w.contacts.size(); ++k) {
-      Contact& c = w.contacts[k];
+    for (std::size_t k = 0; k < w.contacts().size(); ++k) {
+      Contact& c = w.contacts()[k];
       const double tag = double(step) + 1e-3 * double(k);
       c.tangential_spring = Vec3(tag, double(c.key % 1013), 1);
       c.rolling_spring = Vec3(2, tag, 3);
@@ -178,7 +178,7 @@ std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int ste
       c.force = Vec3(0, tag, 0);
       for (std::size_t m = 0; m < c.lambda.size(); ++m) c.lambda[m] = tag + double(m);
     }
-    previous = w.contacts;
+    previous = w.contacts();
     previous_pairs = w.pair_contact_count();
     // Mostly small moves (the wall set changes a little), every fifth step a jump of some particles
     // (a rebuild), every seventh step nothing (the wall set stays: the in-place path).
@@ -192,7 +192,7 @@ std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int ste
     w.wrap_periodic();
   }
   rebuilds = w.detector.stats().rebuilds;
-  return w.contacts;
+  return w.contacts();
 }
 
 void check_scene(const SceneSpec& spec) {

@@ -26,7 +26,7 @@ World random_cloud(int n, unsigned seed) {
 std::set<std::uint64_t> touching(const World& w) {
   std::set<std::uint64_t> keys;
   for (std::size_t k = 0; k < w.pair_contact_count(); ++k)
-    if (w.contacts[k].overlap > 0) keys.insert(w.contacts[k].key);
+    if (w.contacts()[k].overlap > 0) keys.insert(w.contacts()[k].key);
   return keys;
 }
 }  // namespace
@@ -52,7 +52,7 @@ BOOST_AUTO_TEST_CASE(sphere_pair_geometry) {
   w.add_sphere(Vec3(0, 0, 0), 0.01, 0);
   w.detect_contacts();
   BOOST_REQUIRE_EQUAL(w.pair_contact_count(), 1u);
-  const Contact& c = w.contacts[0];
+  const Contact& c = w.contacts()[0];
   BOOST_TEST(c.overlap == 0.001, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(c.normal.z() == 1.0);  // from b (below) to a (above)
   BOOST_TEST(c.effective_radius == 0.005, boost::test_tools::tolerance(1e-12));
@@ -62,16 +62,16 @@ BOOST_AUTO_TEST_CASE(sphere_pair_geometry) {
 BOOST_AUTO_TEST_CASE(history_survives_rebuild) {
   World w = random_cloud(500, 3);
   w.detect_contacts();
-  for (auto& c : w.contacts) c.tangential_spring = Vec3(double(c.key % 97), 0, 0);
-  const auto before = w.contacts;
+  for (auto& c : w.contacts()) c.tangential_spring = Vec3(double(c.key % 97), 0, 0);
+  const auto before = w.contacts();
   w.detector.invalidate();
   w.detect_contacts();
-  BOOST_REQUIRE_EQUAL(before.size(), w.contacts.size());
+  BOOST_REQUIRE_EQUAL(before.size(), w.contacts().size());
   for (std::size_t k = 0; k < before.size(); ++k) {
-    BOOST_TEST(before[k].key == w.contacts[k].key);
-    if (w.contacts[k].overlap > 0) {
-      BOOST_TEST(w.contacts[k].tangential_spring.x() == double(w.contacts[k].key % 97));
-      BOOST_TEST(w.contacts[k].age == 1u);
+    BOOST_TEST(before[k].key == w.contacts()[k].key);
+    if (w.contacts()[k].overlap > 0) {
+      BOOST_TEST(w.contacts()[k].tangential_spring.x() == double(w.contacts()[k].key % 97));
+      BOOST_TEST(w.contacts()[k].age == 1u);
     }
   }
 }
@@ -86,8 +86,8 @@ BOOST_AUTO_TEST_CASE(plane_contacts_and_keys) {
   floor.shape = PlaneShape{Vec3::Zero(), Vec3::UnitZ()};
   w.add_wall(floor);
   w.detect_contacts();
-  BOOST_REQUIRE_EQUAL(w.contacts.size() - w.pair_contact_count(), 1u);
-  const Contact& c = w.contacts.back();
+  BOOST_REQUIRE_EQUAL(w.contacts().size() - w.pair_contact_count(), 1u);
+  const Contact& c = w.contacts().back();
   BOOST_TEST(c.is_wall());
   BOOST_TEST(c.wall_index() == 0);
   BOOST_TEST(c.overlap == 0.001, boost::test_tools::tolerance(1e-12));
@@ -100,13 +100,13 @@ BOOST_AUTO_TEST_CASE(same_result_for_any_thread_count) {
     tbb::global_control c(tbb::global_control::max_allowed_parallelism, 1);
     World w = random_cloud(5000, 11);
     w.detect_contacts();
-    one = w.contacts;
+    one = w.contacts();
   }
   {
     tbb::global_control c(tbb::global_control::max_allowed_parallelism, 2);
     World w = random_cloud(5000, 11);
     w.detect_contacts();
-    two = w.contacts;
+    two = w.contacts();
   }
   BOOST_REQUIRE_EQUAL(one.size(), two.size());
   for (std::size_t k = 0; k < one.size(); ++k) {
@@ -133,7 +133,7 @@ BOOST_AUTO_TEST_CASE(static_plane_candidates_follow_wall_changes) {
   const std::size_t f = w.add_wall(floor);
   auto wall_keys = [&] {
     std::set<std::uint64_t> keys;
-    for (std::size_t k = w.pair_contact_count(); k < w.contacts.size(); ++k) keys.insert(w.contacts[k].key);
+    for (std::size_t k = w.pair_contact_count(); k < w.contacts().size(); ++k) keys.insert(w.contacts()[k].key);
     return keys;
   };
   auto brute_force = [&] {

@@ -96,12 +96,12 @@ BOOST_AUTO_TEST_CASE(conveyor_plate) {
   world.add_sphere(Vec3(1.2, 0.0, -0.1), r, 0);     // fell off the end
   world.detect_contacts();
   const std::size_t first = world.pair_contact_count();
-  BOOST_REQUIRE_EQUAL(world.contacts.size() - first, 2u);
-  const Contact& on = world.contacts[first];
+  BOOST_REQUIRE_EQUAL(world.contacts().size() - first, 2u);
+  const Contact& on = world.contacts()[first];
   BOOST_TEST(on.overlap == 0.0001, tt::tolerance(1e-6));
   BOOST_TEST((on.normal - Vec3::UnitZ()).norm() < 1e-15);
   BOOST_TEST((world.walls[0].velocity_at(on.point) - Vec3(0.1, 0, 0)).norm() == 0.0);
-  const Contact& edge = world.contacts[first + 1];
+  const Contact& edge = world.contacts()[first + 1];
   BOOST_TEST(edge.overlap == 0.002, tt::tolerance(1e-9));
   BOOST_TEST((edge.normal - Vec3::UnitX()).norm() < 1e-12);
   for (int i = 0; i < 10; ++i) world.advance_walls(0.1);
@@ -131,7 +131,7 @@ BOOST_AUTO_TEST_CASE(drum_in_a_world_keys_teeth_separately) {
   world.add_sphere(drum.direction_at(valley) * (0.412 - 0.0052), 0.005, 0);
   world.detect_contacts();
   std::set<std::uint64_t> keys;
-  for (std::size_t k = world.pair_contact_count(); k < world.contacts.size(); ++k) keys.insert(world.contacts[k].key);
+  for (std::size_t k = world.pair_contact_count(); k < world.contacts().size(); ++k) keys.insert(world.contacts()[k].key);
   BOOST_TEST(keys.size() == 2u);
   BOOST_TEST(keys.count(wall_key(0, 0, 3)) == 1u);
   BOOST_TEST(keys.count(wall_key(0, 0, 4)) == 1u);
@@ -142,8 +142,8 @@ BOOST_AUTO_TEST_CASE(drum_in_a_world_keys_teeth_separately) {
     world.particles.position[0] = step_rotation * world.particles.position[0];
     world.detect_contacts();
   }
-  BOOST_REQUIRE_EQUAL(world.contacts.size() - world.pair_contact_count(), 2u);
-  for (std::size_t k = world.pair_contact_count(); k < world.contacts.size(); ++k) BOOST_TEST(world.contacts[k].age == 50u);
+  BOOST_REQUIRE_EQUAL(world.contacts().size() - world.pair_contact_count(), 2u);
+  for (std::size_t k = world.pair_contact_count(); k < world.contacts().size(); ++k) BOOST_TEST(world.contacts()[k].age == 50u);
 }
 
 BOOST_AUTO_TEST_CASE(drum_moved_off_its_axis) {

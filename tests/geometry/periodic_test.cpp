@@ -57,7 +57,7 @@ void check_against_brute_force(World& w) {
   std::set<std::uint64_t> keys;
   std::map<std::uint64_t, const Contact*> got;
   for (std::size_t k = 0; k < w.pair_contact_count(); ++k) {
-    const Contact& c = w.contacts[k];
+    const Contact& c = w.contacts()[k];
     BOOST_TEST(keys.insert(c.key).second);  // no duplicate candidates
     if (c.overlap > 0) got[c.key] = &c;
   }
@@ -100,7 +100,7 @@ BOOST_AUTO_TEST_CASE(contact_across_the_seam) {
   w.add_sphere(Vec3(0.0985, 0.05, 0.05), 0.002, 0);  // b, just left of it
   w.detect_contacts();
   BOOST_REQUIRE_EQUAL(w.pair_contact_count(), 1u);
-  const Contact& c = w.contacts[0];
+  const Contact& c = w.contacts()[0];
   BOOST_TEST(c.overlap == 0.0015, tt::tolerance(1e-9));   // distance 0.0025 through the seam
   BOOST_TEST((c.normal - Vec3::UnitX()).norm() < 1e-12);  // from b to a, across the seam
   // The contact point lies between a and b's image, 1.25 mm left of a.
@@ -125,7 +125,7 @@ BOOST_AUTO_TEST_CASE(wrapping_keeps_pairs_and_needs_no_rebuild) {
   w.detect_contacts();
   BOOST_TEST(w.detector.stats().rebuilds == rebuilds);
   BOOST_REQUIRE_EQUAL(w.pair_contact_count(), 1u);
-  BOOST_TEST(w.contacts[0].overlap == 0.004 - 0.00047, tt::tolerance(1e-9));
+  BOOST_TEST(w.contacts()[0].overlap == 0.004 - 0.00047, tt::tolerance(1e-9));
 }
 
 BOOST_AUTO_TEST_CASE(period_too_short_is_rejected) {

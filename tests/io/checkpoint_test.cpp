@@ -68,9 +68,9 @@ void require_identical(const World& a, const World& b, bool timers = true) {
                         {x.force, y.force}, {x.torque, y.torque}})
       BOOST_TEST(same_bits(u, v));
   }
-  BOOST_REQUIRE(a.contacts.size() == b.contacts.size());
-  for (std::size_t i = 0; i < a.contacts.size(); ++i) {
-    const Contact &x = a.contacts[i], &y = b.contacts[i];
+  BOOST_REQUIRE(a.contacts().size() == b.contacts().size());
+  for (std::size_t i = 0; i < a.contacts().size(); ++i) {
+    const Contact &x = a.contacts()[i], &y = b.contacts()[i];
     const bool same = x.key == y.key && x.a == y.a && x.b == y.b && same_bits(x.normal, y.normal) &&
                       same_bits(x.point, y.point) && same_bits(x.overlap, y.overlap) &&
                       same_bits(x.effective_radius, y.effective_radius) && x.age == y.age &&
@@ -120,10 +120,10 @@ BOOST_AUTO_TEST_CASE(round_trip_is_bitwise_equal) {
   const World w = stepped_world(300);
   // The state must be non-trivial for the test to mean something: contacts with history, wall loads.
   std::size_t with_history = 0;
-  for (const Contact& c : w.contacts) with_history += c.age > 0 && c.tangential_spring.norm() > 0;
+  for (const Contact& c : w.contacts()) with_history += c.age > 0 && c.tangential_spring.norm() > 0;
   BOOST_TEST_REQUIRE(with_history > 10u);
   BOOST_TEST_REQUIRE(w.walls[0].force.norm() > 0);
-  BOOST_TEST_REQUIRE(w.detector.pair_count() < w.contacts.size());  // wall contacts present too
+  BOOST_TEST_REQUIRE(w.detector.pair_count() < w.contacts().size());  // wall contacts present too
 
   const fs::path dir = temp_dir("roundtrip");
   io::save_checkpoint(w, dir / "state.ckpt");

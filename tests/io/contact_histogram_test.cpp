@@ -67,7 +67,7 @@ World known_world() {
 }
 
 std::size_t touching(const World& w) {
-  return std::size_t(std::count_if(w.contacts.begin(), w.contacts.end(), [](const Contact& c) { return c.overlap > 0; }));
+  return std::size_t(std::count_if(w.contacts().begin(), w.contacts().end(), [](const Contact& c) { return c.overlap > 0; }));
 }
 
 io::HistogramAxis fixed(double lo, double hi, int bins) {
@@ -104,7 +104,7 @@ BOOST_AUTO_TEST_SUITE(contact_histogram)
 
 BOOST_AUTO_TEST_CASE(values_of_the_constructed_world) {
   const World w = known_world();
-  BOOST_TEST(w.contacts.size() == 5u);  // 4 touching + the separated candidate
+  BOOST_TEST(w.contacts().size() == 5u);  // 4 touching + the separated candidate
   BOOST_TEST(touching(w) == 4u);
   io::ContactValues v = io::touching_contact_values(w, io::OverlapUnit::metre);
   BOOST_TEST_REQUIRE(v.overlap.size() == 4u);

@@ -145,8 +145,8 @@ BOOST_AUTO_TEST_CASE(elastic_energy_conserves_total_in_undamped_hertz_collision)
   const double dt = tc / 2000;
   auto force_on_0 = [&] {
     w.detect_contacts();
-    if (w.contacts.empty()) return Vec3(Vec3::Zero());  // separated beyond the skin
-    const Contact& c = w.contacts[0];
+    if (w.contacts().empty()) return Vec3(Vec3::Zero());  // separated beyond the skin
+    const Contact& c = w.contacts()[0];
     return c.overlap > 0 ? Vec3(kn * std::pow(c.overlap, 1.5) * c.normal * (c.a == 0 ? 1 : -1)) : Vec3::Zero();
   };
   const double e0 = io::sample_energy(w).total_energy();

@@ -95,7 +95,7 @@ BOOST_AUTO_TEST_CASE(turning_sawtooth_drum_restarts_bit_for_bit) {
     test::toy_step(restarted, 1e-4);
   }
   std::size_t wall_contacts = 0;
-  for (const Contact& c : w.contacts) wall_contacts += c.is_wall() && c.overlap > 0;
+  for (const Contact& c : w.contacts()) wall_contacts += c.is_wall() && c.overlap > 0;
   BOOST_TEST(wall_contacts > 0u);
   w.timers = {};
   restarted.timers = {};

@@ -30,7 +30,7 @@ void restart_is_bitwise(SdemIntegrator integrator) {
     fresh.step(restarted);
   }
   std::size_t persistent = 0;
-  for (const Contact& c : original.contacts) persistent += c.overlap > 0 && c.age > 10;
+  for (const Contact& c : original.contacts()) persistent += c.overlap > 0 && c.age > 10;
   BOOST_TEST(persistent > 10u);  // contacts with spring history took part
   BOOST_TEST(original.detector.stats().rebuilds > 1u);
   original.timers = {};  // wall-clock measurements, not state

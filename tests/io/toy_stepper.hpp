@@ -16,7 +16,7 @@ inline void toy_step(World& w, double dt) {
   const Vec3 g = w.gravity.at(w.time);
   for (std::size_t i = 0; i < p.size(); ++i) p.force[i] += p.mass[i] * g;
   const double k = 2e3, damping = 0.5, mu = 0.4;
-  for (Contact& c : w.contacts) {
+  for (Contact& c : w.contacts()) {
     if (c.overlap <= 0) continue;
     const Vec3 va = p.velocity[c.a] + p.angular_velocity[c.a].cross(c.point - p.position[c.a]);
     const Vec3 vb = c.is_wall() ? w.walls[c.wall_index()].velocity_at(c.point)

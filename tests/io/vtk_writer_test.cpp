@@ -142,7 +142,7 @@ BOOST_AUTO_TEST_CASE(ascii_snapshot_round_trips) {
   }
   // Contact data against a direct count.
   std::vector<double> expected_count(n, 0), expected_force(n, 0);
-  for (const Contact& c : w.contacts)
+  for (const Contact& c : w.contacts())
     if (c.overlap > 0) {
       expected_count[c.a] += 1;
       expected_force[c.a] += c.force.norm();

@@ -115,7 +115,7 @@ BOOST_AUTO_TEST_CASE(model_friction_guess_follows_the_slip_in_the_cone) {
   NdemStepper ndem(s);
   ndem.step(w);
   const Contact* c = nullptr;
-  for (const Contact& k : w.contacts)
+  for (const Contact& k : w.contacts())
     if (k.overlap > 0) c = &k;
   BOOST_TEST_REQUIRE(c != nullptr);
   const Vec3 fn = c->force.dot(c->normal) * c->normal;

@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(static_force_compression_keff) {
     for (int k = 0; k < 400; ++k) ndem.step(w);
     const double fn = F + w.particles.mass[0] * g_acc;
     // delta at the contact used by the last solve (positions moved by Dt v ~ 0 since).
-    const double delta = w.contacts.back().overlap;
+    const double delta = w.contacts().back().overlap;
     BOOST_TEST(fn / std::pow(delta, 1.5) == kn, boost::test_tools::tolerance(1e-9));
   }
 }
@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(piston_compression_keff) {
   while (true) {
     ndem.step(w);
     double delta = 0;
-    for (const Contact& c : w.contacts)
+    for (const Contact& c : w.contacts())
       if (c.is_wall() && c.wall_index() == 1) delta = c.overlap;
     if (delta > 0.1 * pellet_d) break;
     if (delta > 0.005 * pellet_d) {

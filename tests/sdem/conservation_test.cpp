@@ -47,11 +47,11 @@ BOOST_AUTO_TEST_CASE(elastic_collisions_conserve) {
     int touching_steps = 0;
     for (int k = 0; k < int(0.08 / s.time_step); ++k) {
       stepper.step(w);
-      for (const Contact& c : w.contacts) touching_steps += c.overlap > 0;
+      for (const Contact& c : w.contacts()) touching_steps += c.overlap > 0;
     }
     w.detect_contacts();
     int touching_now = 0;
-    for (const Contact& c : w.contacts) touching_now += c.overlap > 0;
+    for (const Contact& c : w.contacts()) touching_now += c.overlap > 0;
     const Vec3 p1 = w.particles.linear_momentum();
     const double e1 = w.particles.kinetic_energy();
     BOOST_TEST_MESSAGE("integrator " << int(integrator) << ": momentum change " << (p1 - p0).norm() << " energy rel "

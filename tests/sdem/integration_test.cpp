@@ -43,7 +43,7 @@ BOOST_AUTO_TEST_CASE(angular_momentum_with_friction_and_rolling) {
   int touching = 0;
   for (int k = 0; k < 40000; ++k) {
     stepper.step(w);
-    for (const Contact& c : w.contacts) touching += c.overlap > 0;
+    for (const Contact& c : w.contacts()) touching += c.overlap > 0;
   }
   const double p_scale = w.particles.total_mass() * 1.0, l_scale = p_scale * 0.03;
   BOOST_TEST_MESSAGE("dP " << (w.particles.linear_momentum() - P0).norm() / p_scale << " dL "

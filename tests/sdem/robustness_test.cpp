@@ -69,7 +69,7 @@ std::vector<double> run_bed(int threads, int steps, std::size_t* touching = null
     }
     state.push_back(p.orientation[i].w());
   }
-  for (const Contact& c : w.contacts) {
+  for (const Contact& c : w.contacts()) {
     for (int d = 0; d < 3; ++d) state.push_back(c.tangential_spring[d]);
     if (touching && c.overlap > 0) ++*touching;
   }

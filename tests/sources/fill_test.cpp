@@ -158,7 +158,7 @@ BOOST_AUTO_TEST_CASE(random_fill_hundred_thousand_is_clean) {
   w.collision.skin = 1e-4;
   w.detect_contacts();
   std::size_t touching = 0;
-  for (const Contact& c : w.contacts) touching += c.overlap > 0;
+  for (const Contact& c : w.contacts()) touching += c.overlap > 0;
   BOOST_TEST(touching == 0u);
   BOOST_TEST(all_inside(w, f.region));
 }
