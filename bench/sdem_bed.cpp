@@ -14,7 +14,7 @@
 //
 // Counters: s_per_particle_step (wall time / (N steps)), contacts_per_particle (touching particle-particle
 // pairs x 2 / N: the coordination number Z, LIGGGHTS 4.78 / 5.05), collision/forces/integrate
-// (world.timers per particle-step), bytes_per_particle (particles + contacts + detector + stepper
+// (world.timers per particle-step), bytes_per_particle (particles + contacts with their deferred state + detector + stepper
 // buffers, by capacity, / N), rebuilds (candidate-list rebuilds during the timed steps).
 //
 // Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
@@ -225,8 +225,8 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["forces"] = world.timers.forces * per;
   state.counters["integrate"] = world.timers.integrate * per;
   state.counters["bytes_per_particle"] =
-      double(particle_bytes(world.particles) + bytes(world.contacts()) + world.detector.memory_bytes() +
-             stepper.memory_bytes()) / n;
+      double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.deferred_contacts().history) +
+             bytes(world.deferred_contacts().wrench) + world.detector.memory_bytes() + stepper.memory_bytes()) / n;
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }
 

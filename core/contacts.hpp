@@ -56,21 +56,28 @@ struct PairHistory {
 };
 static_assert(sizeof(PairHistory) == 32);
 
+/// The wrench of a pair candidate on its two spheres in one 64-byte line. Both lever arms lie on the
+/// normal (p - x_a = -la n, p - x_b = lb n), so the torques are -la (n x f) on a and -lb (n x f) on b;
+/// b receives -force. A rolling-resistance torque comes on top and is kept apart (rarely present).
+struct alignas(64) PairWrench {
+  Vec3 force = Vec3::Zero();  ///< on a, N
+  double la = 0;              ///< lever arm of a, m
+  Vec3 n_cross_f = Vec3::Zero();
+  double lb = 0;              ///< lever arm of b, m
+};
+static_assert(sizeof(PairWrench) == 64, "the gather reads a pair wrench as two four-double vectors");
+
 /// Force and torque (about the body's centre) of a contact on one body.
 struct BodyWrench {
   Vec3 force = Vec3::Zero();
   Vec3 torque = Vec3::Zero();
 };
-/// The wrench of one contact on each of its bodies (one per contact, written by that contact only), so
-/// that a per-particle gather reads side 2k + s of contact k (s = 0: body a, s = 1: body b) as six
-/// contiguous doubles, without a branch. For a particle pair on[1].force = -on[0].force; for a wall
-/// contact on[1] is the reaction on the wall at the contact point (its torque is the rolling reaction
-/// only; the wall loads add the lever arm about the wall's centre).
+/// The wrench of a wall contact: on[0] on the particle; on[1] the reaction on the wall at the contact
+/// point (its torque is the rolling reaction only; the wall loads add the lever arm about the wall's
+/// centre).
 struct ContactWrench {
   BodyWrench on[2];
 };
-static_assert(sizeof(BodyWrench) == 6 * sizeof(double) && sizeof(ContactWrench) == 2 * sizeof(BodyWrench),
-              "the gather reads a contact's side s as doubles 6 (2k + s) .. 6 (2k + s) + 5");
 
 /// Pair-candidate state that a stepper (SDEM) keeps outside World::contacts between synchronisations.
 struct DeferredContacts {
@@ -81,7 +88,7 @@ struct DeferredContacts {
   /// `wrench`: World::contacts() brings them up to date first.
   bool records_stale = false;
   std::vector<PairHistory> history;   ///< per pair candidate
-  std::vector<ContactWrench> wrench;  ///< per contact, from the last force evaluation
+  std::vector<PairWrench> wrench;     ///< per pair candidate, from the last force evaluation
 };
 
 /// What a contact remembers from step to step: `c` takes `previous`'s history (same key), one step older.

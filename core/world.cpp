@@ -60,7 +60,7 @@ void World::sync_contacts() const {
       sphere_sphere(particles, collision, c);  // normal and point
       c.overlap = deferred_.history[k].overlap;
       c.tangential_spring = deferred_.history[k].tangential_spring;
-      c.force = deferred_.wrench[k].on[0].force;
+      c.force = deferred_.wrench[k].force;
     }
   });
   deferred_.records_stale = false;

@@ -7,7 +7,7 @@
 // pair_wrench_lanes: the same for four candidates at once, one per SIMD lane (GCC vector extensions:
 //   AVX2 with -march=x86-64-v3, SSE2 otherwise), on the compact state: particle indices, PairHistory
 //   (overlap, tangential spring) and the wrench; it writes no record (World::contacts() computes the
-//   geometry when read) except to reset the history of a pair that separates. Every lane runs the scalar
+//   geometry when read) except to reset the history of a pair that separates. Both write PairWrench. Every lane runs the scalar
 //   kernel's operations in the same order, with branches turned into selects, so the results agree with
 //   pair_wrench to rounding (fused multiply-adds may be formed differently);
 //   tests/sdem/pair_kernels_test.cpp checks it. Groups with rolling resistance use the scalar kernel.
@@ -163,12 +163,17 @@ inline void no_wrench(Contact& c, ContactWrench& out) {
   c.force.setZero();
   for (BodyWrench& side : out.on) side.force.setZero(), side.torque.setZero();
 }
+inline void no_wrench(Contact& c, PairWrench& out, double la, double lb) {
+  c.force.setZero();
+  out = {Vec3::Zero(), la, Vec3::Zero(), lb};
+}
 
 /// Scalar pair kernel (see the file comment). The lever arms lie on the normal (p - x_a = -l_a n,
-/// p - x_b = l_b n, l = r - d/2), which is also correct across periodic wraps.
+/// p - x_b = l_b n, l = r - d/2), which is also correct across periodic wraps. Returns the
+/// rolling-resistance torque on a (zero without rolling resistance); b receives its opposite.
 template <SdemNormalLaw law>
-void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
-                 const SdemPairCoefficients* table, double dt, Contact& c, ContactWrench& out) {
+Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
+                 const SdemPairCoefficients* table, double dt, Contact& c, PairWrench& out) {
   // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
   // cannot prove that the contact does not alias the particle arrays and would reload them after each
   // store. The geometry is pair_geometry's, spelled out on S3.
@@ -192,7 +197,8 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
     // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
     if (!(d > 0) && c.overlap > 0) reset_history(c);
     store_geometry();
-    return no_wrench(c, out);
+    no_wrench(c, out, la, lb);
+    return Vec3::Zero();
   }
   const S3 wa(p.angular_velocity[a]), wb(p.angular_velocity[b]);
   const S3 v_rel = S3(p.velocity[a]) - S3(p.velocity[b]) - (la * wa + lb * wb).cross(n);
@@ -203,24 +209,36 @@ void pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   S3 force = t.fn * n + tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
   spring.store(c.tangential_spring);
   force.store(c.force);
-  force.store(out.on[0].force);
-  (-force).store(out.on[1].force);
-  const S3 nf = n.cross(force);
-  S3 ta = -la * nf, tb = -lb * nf;
-  if (k.rolling) {
-    const S3 tau_roll(rolling_torque_of(p, table[k.table], c, (wa - wb).vec(), t.kt, t.fn, dt));
-    ta += tau_roll;
-    tb -= tau_roll;
-  }
-  ta.store(out.on[0].torque);
-  tb.store(out.on[1].torque);
+  force.store(out.force);
+  n.cross(force).store(out.n_cross_f);
+  out.la = la, out.lb = lb;
+  return k.rolling ? rolling_torque_of(p, table[k.table], c, (wa - wb).vec(), t.kt, t.fn, dt) : Vec3::Zero();
+}
+
+/// Four records of four doubles from four lane vectors: record i = {r0[i], r1[i], r2[i], r3[i]}.
+[[gnu::always_inline]] inline void store_transposed(Lanes r0, Lanes r1, Lanes r2, Lanes r3, double* o0, double* o1,
+                                                    double* o2, double* o3) {
+  const Lanes t0 = __builtin_shufflevector(r0, r1, 0, 4, 2, 6);  // r0[0] r1[0] r0[2] r1[2]
+  const Lanes t1 = __builtin_shufflevector(r0, r1, 1, 5, 3, 7);  // r0[1] r1[1] r0[3] r1[3]
+  const Lanes t2 = __builtin_shufflevector(r2, r3, 0, 4, 2, 6);
+  const Lanes t3 = __builtin_shufflevector(r2, r3, 1, 5, 3, 7);
+  const Lanes c0 = __builtin_shufflevector(t0, t2, 0, 1, 4, 5), c1 = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  const Lanes c2 = __builtin_shufflevector(t0, t2, 2, 3, 6, 7), c3 = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+  std::memcpy(o0, &c0, sizeof c0), std::memcpy(o1, &c1, sizeof c1), std::memcpy(o2, &c2, sizeof c2),
+      std::memcpy(o3, &c3, sizeof c3);
+}
+/// Four pair wrenches from lanes (force, n x f, lever arms).
+[[gnu::always_inline]] inline void store_wrenches(const L3& f, Lanes la, const L3& nf, Lanes lb, PairWrench* out) {
+  auto at = [&](int i, std::size_t offset) { return reinterpret_cast<double*>(&out[i]) + offset; };
+  store_transposed(f.x, f.y, f.z, la, at(0, 0), at(1, 0), at(2, 0), at(3, 0));
+  store_transposed(nf.x, nf.y, nf.z, lb, at(0, 4), at(1, 4), at(2, 4), at(3, 4));
 }
 
 /// Lane kernel body; `plain`: every lane movable and none a same-body pair (the flag masks are constants).
 template <SdemNormalLaw law, bool plain>
 [[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
                                                           const SdemCandidateConstants& kc, std::size_t k0, double dt,
-                                                          const std::int32_t* ab, PairHistory* h, ContactWrench* out,
+                                                          const std::int32_t* ab, PairHistory* h, PairWrench* out,
                                                           Contact* records) {
   const int a0 = ab[0], a1 = ab[2], a2 = ab[4], a3 = ab[6];
   const int b0 = ab[1], b1 = ab[3], b2 = ab[5], b3 = ab[7];
@@ -269,10 +287,10 @@ template <SdemNormalLaw law, bool plain>
   auto store_overlap = [&] [[gnu::always_inline]] {
     for (int i = 0; i < lane_count; ++i) h[i].overlap = d[i];
   };
+  const L3 zero{splat(0), splat(0), splat(0)};
   if (!any(touching)) {
     forget_separating();
-    for (int i = 0; i < lane_count; ++i)
-      for (BodyWrench& side : out[i].on) side.force.setZero(), side.torque.setZero();
+    store_wrenches(zero, la, zero, lb, out);
     store_overlap();
     return;
   }
@@ -309,23 +327,16 @@ template <SdemNormalLaw law, bool plain>
                     select(sliding, L3{splat(0), splat(0), splat(0)}, spring));
   }
   const L3 force = t.fn * n + ft;
-  const L3 nf = n.cross(force);
-  const L3 ta = (-la) * nf, tb = (-lb) * nf;
 
   // Separating lanes first (reset_history clears the spring), then every lane's results, zero where not
   // touching.
   forget_separating();
   store_overlap();
-  const L3 zero{splat(0), splat(0), splat(0)};
   const L3 kept = select(touching, spring, load_lanes(h[0].tangential_spring, h[1].tangential_spring,
                                                       h[2].tangential_spring, h[3].tangential_spring));
   store_lanes(kept, h[0].tangential_spring, h[1].tangential_spring, h[2].tangential_spring, h[3].tangential_spring);
-  const L3 f_out = select(touching, force, zero), ta_out = select(touching, ta, zero), tb_out = select(touching, tb, zero);
-  const L3 minus_f{-f_out.x, -f_out.y, -f_out.z};
-  store_lanes(f_out, out[0].on[0].force, out[1].on[0].force, out[2].on[0].force, out[3].on[0].force);
-  store_lanes(ta_out, out[0].on[0].torque, out[1].on[0].torque, out[2].on[0].torque, out[3].on[0].torque);
-  store_lanes(minus_f, out[0].on[1].force, out[1].on[1].force, out[2].on[1].force, out[3].on[1].force);
-  store_lanes(tb_out, out[0].on[1].torque, out[1].on[1].torque, out[2].on[1].torque, out[3].on[1].torque);
+  const L3 f_out = select(touching, force, zero);
+  store_wrenches(f_out, la, n.cross(f_out), lb, out);
 }
 
 /// Lane kernel for candidates k0..k0+3 (see the file comment): particle indices ab[0..7] (a, b of each),
@@ -333,7 +344,7 @@ template <SdemNormalLaw law, bool plain>
 /// The caller sends groups with rolling resistance to pair_wrench instead.
 template <SdemNormalLaw law>
 void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
-                       std::size_t k0, double dt, const std::int32_t* ab, PairHistory* h, ContactWrench* out,
+                       std::size_t k0, double dt, const std::int32_t* ab, PairHistory* h, PairWrench* out,
                        Contact* records) {
   std::uint32_t group_flags;
   std::memcpy(&group_flags, &kc.flags[k0], sizeof group_flags);

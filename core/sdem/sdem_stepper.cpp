@@ -1,9 +1,11 @@
 #include "core/sdem/sdem_stepper.hpp"
 #include "core/sdem/sdem_bodies.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -163,6 +165,8 @@ void SdemStepper::build_adjacency(World& world) {
       constants_.set(k, k_ab);
     }
   });
+  any_rolling_ = std::any_of(constants_.flags.begin(), constants_.flags.end(),
+                             [](std::uint8_t f) { return f & SdemCandidateConstants::rolling; });
   adjacency_rebuilds_ = world.detector.stats().rebuilds;
   adjacency_pairs_ = pairs;
   adjacency_particles_ = np;
@@ -234,9 +238,12 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   std::vector<Contact>& contacts = world.contact_records();
   DeferredContacts& deferred = world.deferred_contacts();
   std::vector<PairHistory>& history = deferred.history;
-  std::vector<ContactWrench>& wrench = deferred.wrench;
+  std::vector<PairWrench>& wrench = deferred.wrench;
   const std::size_t nc = contacts.size();
-  if (wrench.size() < nc) wrench.resize(nc);
+  const std::size_t pairs = world.pair_contact_count();
+  if (wrench.size() < pairs) wrench.resize(pairs);
+  wall_wrench_.resize(nc - pairs);
+  if (any_rolling_) rolling_torque_.resize(pairs);
   const double dt = settings_.time_step;
   const SdemPairCoefficients* table = pair_table_.data();
   const std::size_t nm = material_count_;
@@ -245,7 +252,6 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   // Stage 2: per-contact wrenches (parallel, each contact writes its own slot): pair candidates with
   // their geometry, four at a time in SIMD lanes (groups of four fixed by index, so the result does not
   // depend on the thread count), then the rest of the candidates and the wall contacts one by one.
-  const std::size_t pairs = world.pair_contact_count();
   const CollisionSettings& cs = world.collision;
   const SdemCandidateConstants& kc = constants_;
   const std::size_t groups = pairs / sdem::lane_count, first_single = groups * sdem::lane_count;
@@ -257,7 +263,8 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       Contact& c = contacts[k];
       c.overlap = history[k].overlap;
       c.tangential_spring = history[k].tangential_spring;
-      sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench[k]);
+      const Vec3 tau_roll = sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench[k]);
+      if (any_rolling_) rolling_torque_[k] = tau_roll;
       history[k] = {c.overlap, c.tangential_spring};
     };
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, chunk_size / sdem::lane_count), [&](const tbb::blocked_range<std::size_t>& r) {
@@ -276,7 +283,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
         if (k < pairs)
           single_pair(k);
         else
-          wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wrench[k]);
+          wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wall_wrench_[k - pairs]);
       }
     });
   };
@@ -299,24 +306,35 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   for (std::size_t i = 0; i < np; ++i) wall_offset_[i + 1] += wall_offset_[i];
   adjacency_fill_.assign(wall_offset_.begin(), wall_offset_.end() - 1);
   for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
-  // Six doubles per side (ContactWrench): force and torque of side e at side_wrench + 6 e, summed as one
-  // four-double and one two-double vector (the same additions, component by component, as three-vectors).
-  const double* side_wrench = reinterpret_cast<const double*>(wrench.data());
+  // Side s of pair candidate k: force (-1)^s f, torque -l_s (n x f) (+- the rolling torque), from the
+  // two four-double halves of its PairWrench; the sums run component by component as with three-vectors.
+  const double* pair_side = reinterpret_cast<const double*>(wrench.data());
+  const sdem::LaneMask negate{std::numeric_limits<long long>::min(), std::numeric_limits<long long>::min(),
+                              std::numeric_limits<long long>::min(), 0};
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      sdem::Lanes sum4{};  // force x y z, torque x
-      sdem::Half sum2{};   // torque y z
-      auto add_side = [&](std::size_t e) {
-        sdem::Lanes v4;
-        sdem::Half v2;
-        std::memcpy(&v4, side_wrench + 6 * e, sizeof v4);
-        std::memcpy(&v2, side_wrench + 6 * e + 4, sizeof v2);
-        sum4 += v4;
-        sum2 += v2;
-      };
-      for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) add_side(adjacency_[e]);
-      for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) add_side(2 * std::size_t(wall_entry_[e]));
-      const S3 f(sum4[0], sum4[1], sum4[2]), t(sum4[3], sum2[0], sum2[1]);
+      sdem::Lanes f_sum{}, t_sum{};  // x y z and one unused lane
+      for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
+        const std::size_t k = adjacency_[e] >> 1, side = adjacency_[e] & 1;
+        sdem::Lanes f, nf;
+        std::memcpy(&f, pair_side + 8 * k, sizeof f);
+        std::memcpy(&nf, pair_side + 8 * k + 4, sizeof nf);
+        const double l = pair_side[8 * k + 3 + 4 * side];
+        if (side) f = sdem::Lanes(sdem::LaneMask(f) ^ negate);  // exact negation
+        sdem::Lanes t = sdem::splat(-l) * nf;
+        if (any_rolling_) {
+          const Vec3& roll = rolling_torque_[k];
+          t += side ? sdem::Lanes{-roll.x(), -roll.y(), -roll.z(), 0} : sdem::Lanes{roll.x(), roll.y(), roll.z(), 0};
+        }
+        f_sum += f;
+        t_sum += t;
+      }
+      for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) {
+        const BodyWrench& on = wall_wrench_[wall_entry_[e] - pairs].on[0];
+        f_sum += sdem::Lanes{on.force.x(), on.force.y(), on.force.z(), 0};
+        t_sum += sdem::Lanes{on.torque.x(), on.torque.y(), on.torque.z(), 0};
+      }
+      const S3 f(f_sum[0], f_sum[1], f_sum[2]), t(t_sum[0], t_sum[1], t_sum[2]);
       f.store(p.force[i]);
       t.store(p.torque[i]);
       if (kd && p.inv_mass[i] != 0) {
@@ -332,7 +350,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   }
   for (std::size_t k = pairs; k < nc; ++k) {
     const Contact& c = contacts[k];
-    const BodyWrench& on_wall = wrench[k].on[1];
+    const BodyWrench& on_wall = wall_wrench_[k - pairs].on[1];
     Wall& wall = world.walls[c.wall_index()];
     wall.force += on_wall.force;
     wall.torque += (c.point - wall.rotation_center).cross(on_wall.force) + on_wall.torque;

@@ -170,6 +170,7 @@ class SdemStepper : public Stepper {
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
     return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
+           rolling_torque_.capacity() * sizeof(Vec3) + wall_wrench_.capacity() * sizeof(ContactWrench) +
            (offset_.capacity() + adjacency_.capacity() + wall_offset_.capacity() + wall_entry_.capacity() +
             adjacency_fill_.capacity()) * sizeof(std::uint32_t);
   }
@@ -192,6 +193,9 @@ class SdemStepper : public Stepper {
   std::size_t material_count_ = 0;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
   std::vector<std::int32_t> pair_index_;  ///< a, b of pair candidate k at 2k, 2k + 1 (rebuilt with the adjacency)
+  bool any_rolling_ = false;              ///< some candidate has rolling resistance
+  std::vector<Vec3> rolling_torque_;      ///< per pair candidate, on a (only with any_rolling_)
+  std::vector<ContactWrench> wall_wrench_;  ///< per wall contact (contact index - pair count)
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;

@@ -81,7 +81,7 @@ void compare(SdemNormalLaw law, const CollisionSettings& cs, unsigned seed) {
   BOOST_REQUIRE_GE(nc, std::size_t(40));
   const double dt = 1e-5;
   std::vector<Contact> scalar = s.contacts, lanes = s.contacts;
-  std::vector<ContactWrench> w_scalar(nc), w_lanes(nc);
+  std::vector<PairWrench> w_scalar(nc), w_lanes(nc);
   // The lane kernel's compact state: particle indices and history.
   std::vector<std::int32_t> ab;
   std::vector<PairHistory> history;
@@ -105,19 +105,19 @@ void compare(SdemNormalLaw law, const CollisionSettings& cs, unsigned seed) {
   }
   for (std::size_t k = 0; k < nc; ++k) {
     const Contact &x = lanes[k], &y = scalar[k];
-    const BodyWrench(&lane_on)[2] = w_lanes[k].on;
-    const BodyWrench(&scalar_on)[2] = w_scalar[k].on;
-    const double f_scale = 1e-9 + scalar_on[0].force.norm(), t_scale = 1e-12 + scalar_on[0].torque.norm() + scalar_on[1].torque.norm();
+    const PairWrench &lane_w = w_lanes[k], &scalar_w = w_scalar[k];
+    const double f_scale = 1e-9 + scalar_w.force.norm(), t_scale = 1e-12 + scalar_w.n_cross_f.norm();
     // The lanes write the history and the wrench; of the record only what a reset clears.
     BOOST_TEST(std::abs(history[k].overlap - y.overlap) <= 1e-15);
     check_close(history[k].tangential_spring, y.tangential_spring, 1e-4, "spring", k);
     BOOST_TEST(x.rolling_spring == y.rolling_spring);
     BOOST_TEST(x.age == y.age);
-    check_close(lane_on[0].force, scalar_on[0].force, f_scale, "wrench force", k);
-    check_close(lane_on[0].torque, scalar_on[0].torque, t_scale, "torque on a", k);
-    check_close(lane_on[1].torque, scalar_on[1].torque, t_scale, "torque on b", k);
-    // Newton's third law, exactly: the gather adds the force of side b as it is.
-    BOOST_TEST((lane_on[1].force == -lane_on[0].force && scalar_on[1].force == -scalar_on[0].force));
+    check_close(lane_w.force, scalar_w.force, f_scale, "wrench force", k);
+    check_close(lane_w.n_cross_f, scalar_w.n_cross_f, t_scale, "n x f", k);
+    BOOST_TEST(std::abs(lane_w.la - scalar_w.la) <= 1e-15);
+    BOOST_TEST(std::abs(lane_w.lb - scalar_w.lb) <= 1e-15);
+    // The torque arms: n x f is the normal's cross product with the force the record holds.
+    check_close(scalar_w.n_cross_f, y.normal.cross(scalar_w.force), t_scale, "n x f of the record", k);
     const bool touches = y.overlap > 0 && y.force.norm() > 0;
     touching += touches;
     reset += !(y.overlap > 0) && s.contacts[k].overlap > 0;
