@@ -242,15 +242,15 @@ template <SdemNormalLaw law, bool plain>
                                                           Contact* records) {
   const int a0 = ab[0], a1 = ab[2], a2 = ab[4], a3 = ab[6];
   const int b0 = ab[1], b1 = ab[3], b2 = ab[5], b3 = ab[7];
-  auto particle = [&](const std::vector<Vec3>& v, bool side_a) [[gnu::always_inline]] {
+  auto particle = [&](const std::vector<Vec3>& v, bool side_a) __attribute__((always_inline)) {
     return side_a ? load_lanes(v[a0], v[a1], v[a2], v[a3]) : load_lanes(v[b0], v[b1], v[b2], v[b3]);
   };
-  auto constant = [&](const std::vector<double>& v) [[gnu::always_inline]] {
+  auto constant = [&](const std::vector<double>& v) __attribute__((always_inline)) {
     Lanes x;
     std::memcpy(&x, &v[k0], sizeof x);
     return x;
   };
-  auto flag = [&](SdemCandidateConstants::Flag f) [[gnu::always_inline]] {
+  auto flag = [&](SdemCandidateConstants::Flag f) __attribute__((always_inline)) {
     if constexpr (plain) return f == SdemCandidateConstants::movable ? LaneMask{-1, -1, -1, -1} : LaneMask{};
     const std::uint8_t* fl = &kc.flags[k0];
     return LaneMask{-(long long)((fl[0] & f) != 0), -(long long)((fl[1] & f) != 0), -(long long)((fl[2] & f) != 0),
@@ -279,12 +279,12 @@ template <SdemNormalLaw law, bool plain>
 
   // As pair_wrench: forget the history of a pair that touched last step and no longer does.
   const LaneMask separating = ~(d > 0.0) & (old_overlap > 0.0);
-  auto forget_separating = [&] [[gnu::always_inline]] {
+  auto forget_separating = [&]() __attribute__((always_inline)) {
     if (any(separating))
       for (int i = 0; i < lane_count; ++i)
         if (separating[i]) reset_history(records[i]), h[i].tangential_spring.setZero();
   };
-  auto store_overlap = [&] [[gnu::always_inline]] {
+  auto store_overlap = [&]() __attribute__((always_inline)) {
     for (int i = 0; i < lane_count; ++i) h[i].overlap = d[i];
   };
   const L3 zero{splat(0), splat(0), splat(0)};

@@ -10,7 +10,10 @@
 
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
+#include <tbb/task_arena.h>
 
 #include "core/collision.hpp"
 #include "core/error.hpp"
@@ -168,6 +171,7 @@ void SdemStepper::build_adjacency(World& world) {
   any_rolling_ = std::any_of(constants_.flags.begin(), constants_.flags.end(),
                              [](std::uint8_t f) { return f & SdemCandidateConstants::rolling; });
   adjacency_rebuilds_ = world.detector.stats().rebuilds;
+  ++adjacency_version_;
   adjacency_pairs_ = pairs;
   adjacency_particles_ = np;
 }
@@ -210,11 +214,11 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
 namespace {
 // Kick (v += dt (f/m + g), w += dt tau/I) and drift (x += dt v, q <- normalize(q + dt/2 (0,w) q)) of
 // particle i; fixed particles do not move.
-inline void kick(ParticleStore& p, std::size_t i, double dt, const Vec3& g) {
+[[gnu::always_inline]] inline void kick(ParticleStore& p, std::size_t i, double dt, const Vec3& g) {
   p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
   p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
 }
-inline void drift(ParticleStore& p, std::size_t i, double dt) {
+[[gnu::always_inline]] inline void drift(ParticleStore& p, std::size_t i, double dt) {
   p.position[i] += dt * p.velocity[i];
   const Vec3& w = p.angular_velocity[i];
   Quat& q = p.orientation[i];
@@ -230,11 +234,58 @@ inline void drift(ParticleStore& p, std::size_t i, double dt) {
 
 void SdemStepper::compute_forces(World& world) { forces_and_integrate(world, nullptr); }
 
+void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t regions) {
+  // Candidates sorted by their smaller particle index lo (the detector's key order, when indices follow
+  // ids) let a region gather a block of its particles right after the candidates of that block: every
+  // candidate of particle i has lo <= i, so it lies before the first candidate of the next block.
+  auto lo = [&](std::size_t k) { return std::uint32_t(std::min(pair_index_[2 * k], pair_index_[2 * k + 1])); };
+  bool sorted = true;
+  for (std::size_t k = 1; k < pairs && sorted; ++k) sorted = lo(k - 1) <= lo(k);
+  // First candidate with lo >= i, rounded up to a lane group (groups are fixed by index).
+  std::vector<std::uint32_t> first(np + 1, std::uint32_t(pairs));
+  if (sorted)
+    for (std::size_t k = pairs; k-- > 0;) first[lo(k)] = std::uint32_t(k);
+  for (std::size_t i = np; i-- > 0;) first[i] = std::min(first[i], first[i + 1]);
+  auto group_end = [&](std::size_t i) {
+    return std::min<std::size_t>(pairs, (std::size_t(first[i]) + sdem::lane_count - 1) / sdem::lane_count * sdem::lane_count);
+  };
+  schedule_regions_ = regions;
+  region_block_.assign(1, 0);
+  block_particle_.assign(1, 0);
+  block_contact_.assign(1, 0);
+  for (std::size_t r = 0; r < regions; ++r) {
+    const std::size_t p_end = np * (r + 1) / regions;
+    std::size_t i = block_particle_.back();
+    do {  // at least one block per region, so that every region owns its candidate range
+      i = std::min(p_end, i + chunk_size);
+      block_particle_.push_back(std::uint32_t(i));
+      const std::size_t k_end = !sorted ? std::min(pairs, (pairs * (r + 1) / regions + sdem::lane_count - 1) /
+                                                              sdem::lane_count * sdem::lane_count)
+                                : i == np ? pairs : group_end(i);
+      block_contact_.push_back(std::uint32_t(std::max<std::size_t>(k_end, block_contact_.back())));
+    } while (i < p_end);
+    region_block_.push_back(std::uint32_t(block_particle_.size() - 1));
+  }
+  // A particle is gathered after all regions when another region computes one of its candidates (its
+  // wrench may not be ready, and that region reads its state); without the sorted order, all are.
+  late_.assign(np, sorted ? 0 : 1);
+  if (sorted)
+    for (std::size_t r = 0; r < regions; ++r)
+      for (std::size_t k = block_contact_[region_block_[r]]; k < block_contact_[region_block_[r + 1]]; ++k)
+        for (const int i : {pair_index_[2 * k], pair_index_[2 * k + 1]})
+          if (std::size_t(i) < block_particle_[region_block_[r]] || std::size_t(i) >= block_particle_[region_block_[r + 1]])
+            late_[i] = 1;
+  late_particles_.clear();
+  for (std::size_t i = 0; i < np; ++i)
+    if (late_[i]) late_particles_.push_back(std::uint32_t(i));
+}
+
 void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const auto t0 = Clock::now();
   prepare(world);
   build_adjacency(world);
   ParticleStore& p = world.particles;
+  const std::size_t np = p.size();
   std::vector<Contact>& contacts = world.contact_records();
   DeferredContacts& deferred = world.deferred_contacts();
   std::vector<PairHistory>& history = deferred.history;
@@ -244,21 +295,80 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   if (wrench.size() < pairs) wrench.resize(pairs);
   wall_wrench_.resize(nc - pairs);
   if (any_rolling_) rolling_torque_.resize(pairs);
+  // One region per thread that can run (the schedule changes the order of work, never the results).
+  const std::size_t regions = std::max<std::size_t>(
+      1, std::min<std::size_t>(std::size_t(tbb::this_task_arena::max_concurrency()),
+                               tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+  if (schedule_regions_ != regions || schedule_version_ != adjacency_version_) {
+    build_schedule(np, pairs, regions);
+    schedule_version_ = adjacency_version_;
+  }
   const double dt = settings_.time_step;
   const SdemPairCoefficients* table = pair_table_.data();
   const std::size_t nm = material_count_;
   const std::vector<Wall>& walls = world.walls;
-
-  // Stage 2: per-contact wrenches (parallel, each contact writes its own slot): pair candidates with
-  // their geometry, four at a time in SIMD lanes (groups of four fixed by index, so the result does not
-  // depend on the thread count), then the rest of the candidates and the wall contacts one by one.
   const CollisionSettings& cs = world.collision;
   const SdemCandidateConstants& kc = constants_;
-  const std::size_t groups = pairs / sdem::lane_count, first_single = groups * sdem::lane_count;
-  const std::size_t items = groups + (nc - first_single);
+  const std::size_t full_groups_end = pairs / sdem::lane_count * sdem::lane_count;
+
+  // Wall contacts of each particle (CSR, list order).
+  const std::size_t nw = nc - pairs;
+  wall_offset_.assign(np + 1, 0);
+  wall_entry_.resize(nw);
+  for (std::size_t k = pairs; k < nc; ++k) ++wall_offset_[contacts[k].a + 1];
+  for (std::size_t i = 0; i < np; ++i) wall_offset_[i + 1] += wall_offset_[i];
+  adjacency_fill_.assign(wall_offset_.begin(), wall_offset_.end() - 1);
+  for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
+
+  // Gather of particle i: its pair sides through the CSR adjacency in increasing contact index, then its
+  // wall contacts in list order (a fixed order: no atomics, the sums do not depend on the thread count);
+  // with `kd` it is integrated right away. Side s of pair candidate k: force (-1)^s f, torque -l_s (n x f)
+  // (+- the rolling torque), from the two four-double halves of its PairWrench; the sums run component by
+  // component as with three-vectors.
+  const double* pair_side = reinterpret_cast<const double*>(wrench.data());
+  const sdem::LaneMask negate{std::numeric_limits<long long>::min(), std::numeric_limits<long long>::min(),
+                              std::numeric_limits<long long>::min(), 0};
+  auto gather = [&](std::size_t i) __attribute__((always_inline)) {
+    sdem::Lanes f_sum{}, t_sum{};  // x y z and one unused lane
+    for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
+      const std::size_t k = adjacency_[e] >> 1, side = adjacency_[e] & 1;
+      sdem::Lanes f, nf;
+      std::memcpy(&f, pair_side + 8 * k, sizeof f);
+      std::memcpy(&nf, pair_side + 8 * k + 4, sizeof nf);
+      const double l = pair_side[8 * k + 3 + 4 * side];
+      if (side) f = sdem::Lanes(sdem::LaneMask(f) ^ negate);  // exact negation
+      sdem::Lanes t = sdem::splat(-l) * nf;
+      if (any_rolling_) {
+        const Vec3& roll = rolling_torque_[k];
+        t += side ? sdem::Lanes{-roll.x(), -roll.y(), -roll.z(), 0} : sdem::Lanes{roll.x(), roll.y(), roll.z(), 0};
+      }
+      f_sum += f;
+      t_sum += t;
+    }
+    for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) {
+      const BodyWrench& on = wall_wrench_[wall_entry_[e] - pairs].on[0];
+      f_sum += sdem::Lanes{on.force.x(), on.force.y(), on.force.z(), 0};
+      t_sum += sdem::Lanes{on.torque.x(), on.torque.y(), on.torque.z(), 0};
+    }
+    const S3 f(f_sum[0], f_sum[1], f_sum[2]), t(t_sum[0], t_sum[1], t_sum[2]);
+    f.store(p.force[i]);
+    t.store(p.torque[i]);
+    if (kd && p.inv_mass[i] != 0) {
+      kick(p, i, kd->kick_dt, kd->g);
+      if (kd->drift_dt != 0) drift(p, i, kd->drift_dt);
+    }
+  };
+
   auto run = [&](auto law_tag) {
     constexpr SdemNormalLaw law = decltype(law_tag)::value;
-    // A candidate outside the lane kernel works on its record, with the deferred history copied in and out.
+    // Stage 2a: wall contacts, before any particle moves.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(pairs, nc, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t k = r.begin(); k != r.end(); ++k)
+        wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wall_wrench_[k - pairs]);
+    });
+    // Pair candidates [kb, ke): four at a time in SIMD lanes (groups of four fixed by index, so the result
+    // does not depend on the schedule); a candidate outside the lane kernel (rolling resistance, the last
+    // few) works on its record, with the deferred history copied in and out.
     auto single_pair = [&](std::size_t k) {
       Contact& c = contacts[k];
       c.overlap = history[k].overlap;
@@ -267,25 +377,29 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       if (any_rolling_) rolling_torque_[k] = tau_roll;
       history[k] = {c.overlap, c.tangential_spring};
     };
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, items, chunk_size / sdem::lane_count), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t item = r.begin(); item != r.end(); ++item) {
-        if (item < groups) {
-          const std::size_t k0 = item * sdem::lane_count;
-          const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
-          if (!rolling) {
-            sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0], &wrench[k0], &contacts[k0]);
-            continue;
-          }
-          for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
-          continue;
+    auto pair_range = [&](std::size_t kb, std::size_t ke) {
+      for (std::size_t k0 = kb; k0 < ke; k0 += sdem::lane_count) {
+        if (k0 + sdem::lane_count > full_groups_end) {
+          for (std::size_t k = k0; k < ke; ++k) single_pair(k);
+          break;
         }
-        const std::size_t k = first_single + (item - groups);
-        if (k < pairs)
-          single_pair(k);
+        const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
+        if (!rolling)
+          sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0], &wrench[k0], &contacts[k0]);
         else
-          wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wall_wrench_[k - pairs]);
+          for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
       }
-    });
+    };
+    // Stages 2b and 3, one region of particles per thread: block by block, the block's candidates, then
+    // the gather (and integration) of the block's particles while their wrenches are still in cache.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
+      for (std::size_t r = rr.begin(); r != rr.end(); ++r)
+        for (std::size_t b = region_block_[r]; b < region_block_[r + 1]; ++b) {
+          pair_range(block_contact_[b], block_contact_[b + 1]);
+          for (std::size_t i = block_particle_[b]; i < block_particle_[b + 1]; ++i)
+            if (!late_[i]) gather(i);
+        }
+    }, tbb::simple_partitioner());
   };
   switch (settings_.normal_law) {
     case SdemNormalLaw::hertz: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::hertz>{}); break;
@@ -293,55 +407,9 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     case SdemNormalLaw::linear: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::linear>{}); break;
   }
   deferred.records_stale = pairs > 0;
-
-  // Stage 3: deterministic gather, parallel over particles: each particle sums its pair contacts
-  // through the CSR adjacency in increasing contact index, then its wall contacts in list order; with
-  // `kd` it is integrated right away (symplectic Euler: every wrench is final before the gather, and
-  // the gather reads no particle state).
-  const std::size_t np = p.size();
-  const std::size_t nw = nc - pairs;
-  wall_offset_.assign(np + 1, 0);
-  wall_entry_.resize(nw);
-  for (std::size_t k = pairs; k < nc; ++k) ++wall_offset_[contacts[k].a + 1];
-  for (std::size_t i = 0; i < np; ++i) wall_offset_[i + 1] += wall_offset_[i];
-  adjacency_fill_.assign(wall_offset_.begin(), wall_offset_.end() - 1);
-  for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
-  // Side s of pair candidate k: force (-1)^s f, torque -l_s (n x f) (+- the rolling torque), from the
-  // two four-double halves of its PairWrench; the sums run component by component as with three-vectors.
-  const double* pair_side = reinterpret_cast<const double*>(wrench.data());
-  const sdem::LaneMask negate{std::numeric_limits<long long>::min(), std::numeric_limits<long long>::min(),
-                              std::numeric_limits<long long>::min(), 0};
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, np, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      sdem::Lanes f_sum{}, t_sum{};  // x y z and one unused lane
-      for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
-        const std::size_t k = adjacency_[e] >> 1, side = adjacency_[e] & 1;
-        sdem::Lanes f, nf;
-        std::memcpy(&f, pair_side + 8 * k, sizeof f);
-        std::memcpy(&nf, pair_side + 8 * k + 4, sizeof nf);
-        const double l = pair_side[8 * k + 3 + 4 * side];
-        if (side) f = sdem::Lanes(sdem::LaneMask(f) ^ negate);  // exact negation
-        sdem::Lanes t = sdem::splat(-l) * nf;
-        if (any_rolling_) {
-          const Vec3& roll = rolling_torque_[k];
-          t += side ? sdem::Lanes{-roll.x(), -roll.y(), -roll.z(), 0} : sdem::Lanes{roll.x(), roll.y(), roll.z(), 0};
-        }
-        f_sum += f;
-        t_sum += t;
-      }
-      for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) {
-        const BodyWrench& on = wall_wrench_[wall_entry_[e] - pairs].on[0];
-        f_sum += sdem::Lanes{on.force.x(), on.force.y(), on.force.z(), 0};
-        t_sum += sdem::Lanes{on.torque.x(), on.torque.y(), on.torque.z(), 0};
-      }
-      const S3 f(f_sum[0], f_sum[1], f_sum[2]), t(t_sum[0], t_sum[1], t_sum[2]);
-      f.store(p.force[i]);
-      t.store(p.torque[i]);
-      if (kd && p.inv_mass[i] != 0) {
-        kick(p, i, kd->kick_dt, kd->g);
-        if (kd->drift_dt != 0) drift(p, i, kd->drift_dt);
-      }
-    }
+  // Stage 3b: the particles whose candidates span regions, once every wrench is final.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, late_particles_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t j = r.begin(); j != r.end(); ++j) gather(late_particles_[j]);
   });
   // Stage 4: wall loads, serially in list order.
   for (Wall& wall : world.walls) {

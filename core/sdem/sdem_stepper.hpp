@@ -5,16 +5,21 @@
 // One step (symplectic Euler):
 //   1. world.detect_contacts(false): candidate list (rebuilt when a particle moved half the skin) and
 //      this step's wall contacts; the pair geometry is left to stage 2      -> timers.collision
-//   2. contact wrenches, TBB parallel over contacts; each pair candidate computes its geometry and its
-//      wrench in one pass (core/sdem/pair_kernels.hpp, four candidates at a time in SIMD lanes), each
-//      contact writes only its own wrench slot and its own history. A pair candidate's overlap and
-//      tangential spring live in World::deferred_contacts() (32 bytes instead of the 256-byte record);
-//      the records are written when read (World::contacts()). Groups with rolling resistance and wall
-//      contacts work on the records. Per-candidate constants (k_n, damping, k_t factors, mu, radii) and
-//      the candidate's particle indices are computed when the candidate list changes
-//   3. deterministic gather per particle: pair contacts through a CSR adjacency (rebuilt with the
+//   2. contact wrenches; each contact writes only its own wrench slot and its own history. Wall
+//      contacts first (parallel). A pair candidate computes its geometry and its wrench in one pass
+//      (core/sdem/pair_kernels.hpp, four candidates at a time in SIMD lanes, groups fixed by index); its
+//      overlap and tangential spring live in World::deferred_contacts() (32 bytes instead of the 256-byte
+//      record, written into the records when they are read: World::contacts()), its wrench is a 64-byte
+//      PairWrench. Groups with rolling resistance work on the records. Per-candidate constants (k_n,
+//      damping, k_t factors, mu, radii) and particle indices are computed when the candidate list changes
+//   3. deterministic gather per particle: pair sides through a CSR adjacency (rebuilt with the
 //      candidate list), in contact order, then its wall contacts in list order; no atomics, so the sums
-//      do not depend on the thread count. Each particle is integrated (step 5) right after its gather
+//      do not depend on the thread count. Each particle is integrated (step 5) right after its gather.
+//      Stages 2 and 3 run fused, one region of particles per thread, block by block: a block's pair
+//      candidates, then its particles' gathers while the wrenches are in cache (build_schedule; the
+//      candidates of a particle come no later than its block's, in the detector's key order). Particles
+//      with candidates in another region are gathered after all regions. The schedule orders the work;
+//      it does not change any result
 //   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
 //   -> timers.forces (stages 2-5)
 //   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
@@ -171,6 +176,9 @@ class SdemStepper : public Stepper {
   std::size_t memory_bytes() const {
     return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
            rolling_torque_.capacity() * sizeof(Vec3) + wall_wrench_.capacity() * sizeof(ContactWrench) +
+           late_.capacity() +
+           (region_block_.capacity() + block_particle_.capacity() + block_contact_.capacity() + late_particles_.capacity()) *
+               sizeof(std::uint32_t) +
            (offset_.capacity() + adjacency_.capacity() + wall_offset_.capacity() + wall_entry_.capacity() +
             adjacency_fill_.capacity()) * sizeof(std::uint32_t);
   }
@@ -178,6 +186,7 @@ class SdemStepper : public Stepper {
  private:
   void prepare(const World& world);
   void build_adjacency(World& world);
+  void build_schedule(std::size_t np, std::size_t pairs, std::size_t regions);
   /// Kick by kick_dt (v += dt (f/m + g), w += dt tau/I), then drift by drift_dt (0: no drift).
   struct KickDrift {
     double kick_dt, drift_dt;
@@ -196,12 +205,22 @@ class SdemStepper : public Stepper {
   bool any_rolling_ = false;              ///< some candidate has rolling resistance
   std::vector<Vec3> rolling_torque_;      ///< per pair candidate, on a (only with any_rolling_)
   std::vector<ContactWrench> wall_wrench_;  ///< per wall contact (contact index - pair count)
+  // Schedule of the fused force stage and gather (build_schedule): regions of particles, one per thread,
+  // each cut into blocks; block b covers particles [block_particle_[b], block_particle_[b+1]) and
+  // candidates [block_contact_[b], block_contact_[b+1]); region r is blocks [region_block_[r],
+  // region_block_[r+1]). Particles flagged in late_ are gathered after all regions.
+  std::size_t schedule_regions_ = 0;
+  std::uint64_t schedule_version_ = ~std::uint64_t(0);  ///< adjacency_version_ it was built for
+  std::vector<std::uint32_t> region_block_, block_particle_{0}, block_contact_;
+  std::vector<std::uint8_t> late_;
+  std::vector<std::uint32_t> late_particles_;
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;
   // The same for this step's wall contacts: indices into World::contacts in list order.
   std::vector<std::uint32_t> wall_offset_, wall_entry_, adjacency_fill_;
   std::uint64_t adjacency_rebuilds_ = ~std::uint64_t(0);
+  std::uint64_t adjacency_version_ = 0;  ///< counts adjacency builds
   std::size_t adjacency_pairs_ = 0, adjacency_particles_ = 0;
   bool forces_current_ = false;  ///< velocity Verlet: particle.force holds the forces at the current state
   std::uint64_t forces_step_ = 0;
