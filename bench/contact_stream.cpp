@@ -1,7 +1,8 @@
 // What one pass over the pair candidates costs in memory traffic alone (docs/performance.md, round 5).
 //
-// The SDEM lane kernel reads and writes the first two cache lines (128 B) of each 256-byte `Contact`
-// (ids, normal, point, overlap, R*, tangential spring, force) and skips the other two. This benchmark
+// Until round 6 the SDEM lane kernel read and wrote the first two cache lines (128 B) of each 256-byte
+// `Contact` (ids, normal, point, overlap, R*, tangential spring, force) and skipped the other two; since
+// then it works on the compact `PairHistory` measured here as the 32-byte record. This benchmark
 // does only that traffic, with no arithmetic: one read-modify-write of those 16 doubles per record,
 // over as many records as the settled beds of bench_sdem_bed have candidates (3.04 per particle at 10k,
 // 3.26 at 100k), with and without the kernel's software prefetch (32 records ahead). For comparison the
