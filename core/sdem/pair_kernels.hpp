@@ -234,8 +234,9 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   store_transposed(nf.x, nf.y, nf.z, lb, at(0, 4), at(1, 4), at(2, 4), at(3, 4));
 }
 
-/// Lane kernel body; `plain`: every lane movable and none a same-body pair (the flag masks are constants).
-template <SdemNormalLaw law, bool plain>
+/// Lane kernel body; `plain`: every lane movable and none a same-body pair (the flag masks are constants);
+/// `shared`: the constants are rows shared by species pairs (SdemCandidateConstants::row_of).
+template <SdemNormalLaw law, bool plain, bool shared>
 [[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
                                                           const SdemCandidateConstants& kc, std::size_t k0, double dt,
                                                           const std::int32_t* ab, PairHistory* h, PairWrench* out,
@@ -245,7 +246,9 @@ template <SdemNormalLaw law, bool plain>
   auto particle = [&](const std::vector<Vec3>& v, bool side_a) __attribute__((always_inline)) {
     return side_a ? load_lanes(v[a0], v[a1], v[a2], v[a3]) : load_lanes(v[b0], v[b1], v[b2], v[b3]);
   };
+  const std::uint16_t* rows = shared ? kc.row_of.data() + k0 : nullptr;
   auto constant = [&](const std::vector<double>& v) __attribute__((always_inline)) {
+    if constexpr (shared) return Lanes{v[rows[0]], v[rows[1]], v[rows[2]], v[rows[3]]};
     Lanes x;
     std::memcpy(&x, &v[k0], sizeof x);
     return x;
@@ -348,10 +351,17 @@ void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, cons
                        Contact* records) {
   std::uint32_t group_flags;
   std::memcpy(&group_flags, &kc.flags[k0], sizeof group_flags);
-  if (group_flags == 0x01010101u * SdemCandidateConstants::movable)
-    pair_wrench_lanes_impl<law, true>(p, cs, kc, k0, dt, ab, h, out, records);
-  else
-    pair_wrench_lanes_impl<law, false>(p, cs, kc, k0, dt, ab, h, out, records);
+  const bool plain = group_flags == 0x01010101u * SdemCandidateConstants::movable;
+  if (kc.shared_rows) {
+    if (plain)
+      pair_wrench_lanes_impl<law, true, true>(p, cs, kc, k0, dt, ab, h, out, records);
+    else
+      pair_wrench_lanes_impl<law, false, true>(p, cs, kc, k0, dt, ab, h, out, records);
+  } else if (plain) {
+    pair_wrench_lanes_impl<law, true, false>(p, cs, kc, k0, dt, ab, h, out, records);
+  } else {
+    pair_wrench_lanes_impl<law, false, false>(p, cs, kc, k0, dt, ab, h, out, records);
+  }
 }
 
 }  // namespace grainlab::sdem

@@ -42,6 +42,7 @@
 //
 // Threading: step() uses TBB; for a given thread count the result is bitwise reproducible (and, since
 // every parallel loop writes disjoint slots and every sum has a fixed order, also across thread counts).
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -113,32 +114,51 @@ struct SdemPairConstants {
 };
 
 /// The constants of every pair candidate, as arrays (the lane kernel of core/sdem/pair_kernels.hpp loads
-/// four candidates' values at once).
+/// four candidates' values at once). The value arrays have one row per candidate, or, when the particles
+/// fall into a few species (material, radius, mass), one row per ordered pair of species and `row_of`
+/// maps each candidate to its row: 2 bytes per candidate instead of 60 streamed every step. `flags` is
+/// always per candidate.
 struct SdemCandidateConstants {
   enum Flag : std::uint8_t { movable = 1, same_body = 2, rolling = 4 };
-  std::vector<double> kn, damp_n, kt0, damp_t, mu, radius_a, radius_b;
-  std::vector<std::uint32_t> table;
-  std::vector<std::uint8_t> flags;
+  std::vector<double> kn, damp_n, kt0, damp_t, mu, radius_a, radius_b;  ///< per row
+  std::vector<std::uint32_t> table;                                     ///< per row
+  std::vector<std::uint8_t> flags;                                      ///< per candidate
+  std::vector<std::uint16_t> row_of;  ///< per candidate when `shared_rows`
+  bool shared_rows = false;
 
-  void resize(std::size_t n) {
+  std::size_t row(std::size_t k) const { return shared_rows ? row_of[k] : k; }
+  void resize_rows(std::size_t n) {
     for (auto* v : {&kn, &damp_n, &kt0, &damp_t, &mu, &radius_a, &radius_b}) v->resize(n);
     table.resize(n);
+  }
+  /// One row per candidate (the flags follow `c`).
+  void resize(std::size_t n) {
+    resize_rows(n);
     flags.resize(n);
+    shared_rows = false;
+  }
+  void set_row(std::size_t r, const SdemPairConstants& c) {
+    kn[r] = c.kn, damp_n[r] = c.damp_n, kt0[r] = c.kt0, damp_t[r] = c.damp_t, mu[r] = c.mu, table[r] = c.table;
+    radius_a[r] = c.radius_a, radius_b[r] = c.radius_b;
+  }
+  static std::uint8_t flags_of(const SdemPairConstants& c) {
+    return std::uint8_t((c.movable ? movable : 0) | (c.same_body ? same_body : 0) | (c.rolling ? rolling : 0));
   }
   void set(std::size_t k, const SdemPairConstants& c) {
-    kn[k] = c.kn, damp_n[k] = c.damp_n, kt0[k] = c.kt0, damp_t[k] = c.damp_t, mu[k] = c.mu, table[k] = c.table;
-    radius_a[k] = c.radius_a, radius_b[k] = c.radius_b;
-    flags[k] = std::uint8_t((c.movable ? movable : 0) | (c.same_body ? same_body : 0) | (c.rolling ? rolling : 0));
+    set_row(k, c);
+    flags[k] = flags_of(c);
   }
   SdemPairConstants at(std::size_t k) const {
+    const std::size_t r = row(k);
     SdemPairConstants c;
-    c.kn = kn[k], c.damp_n = damp_n[k], c.kt0 = kt0[k], c.damp_t = damp_t[k], c.mu = mu[k], c.table = table[k];
-    c.radius_a = radius_a[k], c.radius_b = radius_b[k];
+    c.kn = kn[r], c.damp_n = damp_n[r], c.kt0 = kt0[r], c.damp_t = damp_t[r], c.mu = mu[r], c.table = table[r];
+    c.radius_a = radius_a[r], c.radius_b = radius_b[r];
     c.movable = flags[k] & movable, c.same_body = flags[k] & same_body, c.rolling = flags[k] & rolling;
     return c;
   }
   std::size_t memory_bytes() const {
-    return kn.capacity() * 7 * sizeof(double) + table.capacity() * sizeof(std::uint32_t) + flags.capacity();
+    return kn.capacity() * 7 * sizeof(double) + table.capacity() * sizeof(std::uint32_t) + flags.capacity() +
+           row_of.capacity() * sizeof(std::uint16_t);
   }
 };
 
@@ -172,6 +192,17 @@ class SdemStepper : public Stepper {
   /// no gravity), Contact::force and wall loads. Exposed for tests and benchmarks.
   void compute_forces(World& world);
 
+  /// Particle species (material, radius, mass) up to which the per-candidate constants are shared by
+  /// species pair (SdemCandidateConstants); more species and each candidate has its own. Results are the
+  /// same either way. Exposed for tests and benchmarks.
+  void set_max_species(std::size_t n) {
+    max_species_ = std::min<std::size_t>(n, 255);  // rows are 16-bit
+    adjacency_rebuilds_ = ~std::uint64_t(0);
+  }
+
+  /// Whether the current candidate constants are shared by species pair.
+  bool shares_constants() const { return constants_.shared_rows; }
+
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
     return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
@@ -201,6 +232,8 @@ class SdemStepper : public Stepper {
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
+  std::size_t max_species_ = 16;
+  std::vector<std::uint16_t> species_;  ///< per particle, when the constants are shared
   std::vector<std::int32_t> pair_index_;  ///< a, b of pair candidate k at 2k, 2k + 1 (rebuilt with the adjacency)
   bool any_rolling_ = false;              ///< some candidate has rolling resistance
   std::vector<Vec3> rolling_torque_;      ///< per pair candidate, on a (only with any_rolling_)

@@ -119,6 +119,54 @@ BOOST_AUTO_TEST_CASE(deterministic_bed_lanes_and_unordered_ids) {
   BOOST_TEST(worst < 1e-8);
 }
 
+// Few particle species (two radii, two materials, fixed particles on the floor): the stepper shares the
+// candidate constants by species pair (SdemCandidateConstants::row_of). Bitwise the same as constants per
+// candidate, with 1 and 2 threads.
+BOOST_AUTO_TEST_CASE(shared_constants_change_nothing) {
+  auto run = [](std::size_t max_species, int threads) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    World w;
+    Material m;
+    m.friction = 0.5;
+    m.restitution = 0.5;
+    w.add_material(m);
+    m.friction = 0.3;
+    w.add_material(m);
+    const double L = 0.06;
+    w.add_wall(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+    w.add_wall(plane("x-", Vec3::Zero(), Vec3::UnitX()));
+    w.add_wall(plane("x+", Vec3(L, 0, 0), -Vec3::UnitX()));
+    w.add_wall(plane("y-", Vec3::Zero(), Vec3::UnitY()));
+    w.add_wall(plane("y+", Vec3(0, L, 0), -Vec3::UnitY()));
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> jitter(-0.0002, 0.0002);
+    for (int k = 0; k < 8; ++k)
+      for (int j = 0; j < 12; ++j)
+        for (int i = 0; i < 12; ++i) {
+          const std::size_t n = w.add_sphere(Vec3(0.003 + 0.0045 * i + jitter(rng), 0.003 + 0.0045 * j + jitter(rng), 0.0022 + 0.0045 * k),
+                                             (i + j) % 2 ? 0.0018 : 0.0021, std::uint16_t((i + k) % 2), Vec3(0, 0, -0.3));
+          if (k == 0 && i % 3 == 0) w.particles.fix(n);
+        }
+    SdemSettings s;
+    s.time_step = 2e-5;
+    SdemStepper stepper(s);
+    stepper.set_max_species(max_species);
+    for (int step = 0; step < 400; ++step) stepper.step(w);
+    BOOST_TEST(stepper.shares_constants() == (max_species == 16));
+    std::vector<double> state;
+    for (std::size_t i = 0; i < w.particles.size(); ++i)
+      for (int d = 0; d < 3; ++d) state.push_back(w.particles.position[i][d]), state.push_back(w.particles.angular_velocity[i][d]);
+    std::size_t touching = 0;
+    for (const Contact& c : w.contacts()) touching += c.overlap > 0;
+    BOOST_TEST(touching > 500u);
+    return state;
+  };
+  const auto shared1 = run(16, 1), shared2 = run(16, 2), own = run(0, 1), too_few = run(5, 2);
+  BOOST_TEST(bitwise_equal(shared1, own));
+  BOOST_TEST(bitwise_equal(shared2, own));
+  BOOST_TEST(bitwise_equal(too_few, own));  // more than 5 species: constants per candidate
+}
+
 // The stepper keeps no hidden state that changes results (its pair table and adjacency are derived):
 // a copy of the World taken mid-run, continued by a *new* SdemStepper, matches the original run bit
 // for bit (what a checkpoint/restart of the World relies on; symplectic Euler).
