@@ -41,8 +41,11 @@ std::size_t World::add_wall(Wall w) {
 void World::detect_contacts(bool pair_geometry) {
   const auto t0 = std::chrono::steady_clock::now();
   // The detector reads the pair history from the records: at a candidate rebuild (carried by key) and in
-  // its narrow phase.
-  if (pair_geometry && deferred_.records_stale) sync_contacts();
+  // its narrow phase, which also resets it.
+  if (pair_geometry) {
+    if (deferred_.records_stale) sync_contacts();
+    deferred_.mirrors_records = false;
+  }
   detector.update(particles, walls, collision, contacts_, pair_geometry, [this] {
     if (deferred_.records_stale) sync_contacts();
     deferred_.mirrors_records = false;

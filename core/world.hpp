@@ -46,7 +46,8 @@ class World {
   /// candidates' overlap and tangential spring in deferred_contacts() between steps and writes the records
   /// only when they are read: both accessors bring them up to date first (overlap, spring and force of
   /// the last force evaluation; normal and point of the current positions). The non-const one also tells
-  /// the stepper to read the records again, since the caller may change them.
+  /// the stepper to read the records again, since the caller may change them. The const one writes the
+  /// records too: do not call it from two threads at once.
   const std::vector<Contact>& contacts() const {
     if (deferred_.records_stale) sync_contacts();
     return contacts_;
