@@ -11,7 +11,8 @@
 //      overlap and tangential spring live in World::deferred_contacts() (32 bytes instead of the 256-byte
 //      record, written into the records when they are read: World::contacts()), its wrench is a 64-byte
 //      PairWrench. Groups with rolling resistance work on the records. Per-candidate constants (k_n,
-//      damping, k_t factors, mu, radii) and particle indices are computed when the candidate list changes
+//      damping, k_t factors, mu, radii; shared by species pair when there are few species) and particle
+//      indices are computed when the candidate list changes
 //   3. deterministic gather per particle: pair sides through a CSR adjacency (rebuilt with the
 //      candidate list), in contact order, then its wall contacts in list order; no atomics, so the sums
 //      do not depend on the thread count. Each particle is integrated (step 5) right after its gather.
