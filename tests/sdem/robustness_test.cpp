@@ -27,6 +27,15 @@ Wall plane(const char* name, const Vec3& point, const Vec3& normal) {
   return w;
 }
 
+// A floor and four side walls around [0, L]^2.
+void add_open_box(World& w, double L) {
+  w.add_wall(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
+  w.add_wall(plane("x-", Vec3::Zero(), Vec3::UnitX()));
+  w.add_wall(plane("x+", Vec3(L, 0, 0), -Vec3::UnitX()));
+  w.add_wall(plane("y-", Vec3::Zero(), Vec3::UnitY()));
+  w.add_wall(plane("y+", Vec3(0, L, 0), -Vec3::UnitY()));
+}
+
 // ~2500 polydisperse spheres falling into a box of five planes, with friction and rolling
 // resistance: enough contacts to fill several TBB chunks.
 World granular_bed() {
@@ -36,12 +45,7 @@ World granular_bed() {
   m.rolling_friction = 0.1;
   m.restitution = 0.5;
   w.add_material(m);
-  const double L = 0.1;
-  w.add_wall(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
-  w.add_wall(plane("x-", Vec3::Zero(), Vec3::UnitX()));
-  w.add_wall(plane("x+", Vec3(L, 0, 0), -Vec3::UnitX()));
-  w.add_wall(plane("y-", Vec3::Zero(), Vec3::UnitY()));
-  w.add_wall(plane("y+", Vec3(0, L, 0), -Vec3::UnitY()));
+  add_open_box(w, 0.1);
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> jitter(-0.0001, 0.0001), radius(0.0015, 0.0021);
   const double h = 0.0044;
@@ -132,12 +136,7 @@ BOOST_AUTO_TEST_CASE(shared_constants_change_nothing) {
     w.add_material(m);
     m.friction = 0.3;
     w.add_material(m);
-    const double L = 0.06;
-    w.add_wall(plane("floor", Vec3::Zero(), Vec3::UnitZ()));
-    w.add_wall(plane("x-", Vec3::Zero(), Vec3::UnitX()));
-    w.add_wall(plane("x+", Vec3(L, 0, 0), -Vec3::UnitX()));
-    w.add_wall(plane("y-", Vec3::Zero(), Vec3::UnitY()));
-    w.add_wall(plane("y+", Vec3(0, L, 0), -Vec3::UnitY()));
+    add_open_box(w, 0.06);
     std::mt19937 rng(5);
     std::uniform_real_distribution<double> jitter(-0.0002, 0.0002);
     for (int k = 0; k < 8; ++k)
