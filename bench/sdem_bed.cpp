@@ -213,7 +213,8 @@ void BM_sdem_bed(benchmark::State& state) {
   const double n = double(world.particles.size());
   const double steps = double(state.iterations());
   std::size_t touching = 0;
-  for (std::size_t k = 0; k < world.pair_contact_count(); ++k) touching += world.contacts()[k].overlap > 0;
+  const std::vector<Contact>& contacts = world.contacts();
+  for (std::size_t k = 0; k < world.pair_contact_count(); ++k) touching += contacts[k].overlap > 0;
   const double per = 1.0 / (n * steps);
   state.counters["N"] = n;
   state.counters["s_per_particle_step"] =

@@ -187,8 +187,9 @@ void resolve_members(World& world) {
 void mask_self_contacts(World& world) {
   const ParticleStore& P = world.particles;
   const std::size_t n = world.pair_contact_count();
+  std::vector<Contact>& contacts = world.contacts();
   for (std::size_t k = 0; k < n; ++k) {
-    Contact& c = world.contacts()[k];
+    Contact& c = contacts[k];
     const std::int32_t ba = P.body[std::size_t(c.a)];
     if (ba >= 0 && ba == P.body[std::size_t(c.b)]) c.overlap = std::min(c.overlap, 0.0);
   }

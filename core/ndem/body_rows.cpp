@@ -125,8 +125,9 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
   particle_body_ = &P.body;
   rolling_ = false;
 
-  for (std::size_t ci = 0; ci < world.contacts().size(); ++ci) {
-    const Contact& c = world.contacts()[ci];
+  const std::vector<Contact>& contacts = world.contacts();
+  for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+    const Contact& c = contacts[ci];
     if (!(c.overlap > 0) || !claims(c)) continue;
     Row r;
     r.contact = std::uint32_t(ci);
@@ -276,8 +277,9 @@ void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBod
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
+      const std::vector<Contact>& contacts = world.contacts();
       for (Row& r : rows_)
-        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * world.contacts()[r.contact].lambda[k];
+        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * contacts[r.contact].lambda[k];
       if (S.warm_start != NdemWarmStart::history_normal_only)
         for (Motor& m : motors_) m.lambda = S.warm_start_beta * world.bodies[std::size_t(m.body)].motor_lambda;
       break;
@@ -387,8 +389,9 @@ void NdemBodyRows::integrate(World& world, double dt) {
     B.force.setZero();
     B.torque.setZero();
   }
+  std::vector<Contact>& contacts = world.contacts();
   for (const Row& r : rows_) {
-    Contact& c = world.contacts()[r.contact];
+    Contact& c = contacts[r.contact];
     double L[6];
     for (int k = 0; k < 6; ++k) {
       c.lambda[k] = r.lambda[k];

@@ -84,10 +84,11 @@ void NdemStepper::setup(World& world) {
   body_rows_.setup(world, settings_, bodies_);  // rigid-body contacts go to body_rows_, not to the sphere rows
 
   // Active contacts: touching (overlap > 0) and at least one movable body.
+  const std::vector<Contact>& contacts = world.contacts();
   std::vector<std::uint32_t> active;
-  active.reserve(world.contacts().size());
-  for (std::size_t k = 0; k < world.contacts().size(); ++k) {
-    const Contact& c = world.contacts()[k];
+  active.reserve(contacts.size());
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const Contact& c = contacts[k];
     if (!(c.overlap > 0) || body_rows_.claims(c)) continue;
     const bool a_moves = P.inv_mass[c.a] > 0;
     const bool b_moves = !c.is_wall() && P.inv_mass[c.b] > 0;
@@ -103,7 +104,7 @@ void NdemStepper::setup(World& world) {
 
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
-    const Contact& c = world.contacts()[active[i]];
+    const Contact& c = contacts[active[i]];
     const int a = c.a;
     const bool wall = c.is_wall();
     R.contact[i] = active[i];
@@ -233,8 +234,9 @@ void NdemStepper::warm_start(World& world) {
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
+      const std::vector<Contact>& contacts = world.contacts();
       for (std::size_t i = 0; i < R.size(); ++i) {
-        const Contact& c = world.contacts()[R.contact[i]];  // new contacts carry lambda = 0
+        const Contact& c = contacts[R.contact[i]];  // new contacts carry lambda = 0
         for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * c.lambda[r];
       }
       break;
@@ -325,13 +327,14 @@ void NdemStepper::integrate(World& world) {
     w.force.setZero();
     w.torque.setZero();
   }
-  for (Contact& c : world.contacts()) {
+  std::vector<Contact>& contacts = world.contacts();
+  for (Contact& c : contacts) {
     c.force.setZero();
     if (!(c.overlap > 0)) c.lambda = {};
   }
   const NdemRows& R = rows_;
   for (std::size_t i = 0; i < R.size(); ++i) {
-    Contact& c = world.contacts()[R.contact[i]];
+    Contact& c = contacts[R.contact[i]];
     double L[6];
     for (int r = 0; r < 6; ++r) {
       c.lambda[r] = R.lambda[r][i];

@@ -165,36 +165,37 @@ void SdemStepper::build_adjacency(World& world) {
   };
   // Species: particles with equal material, radius and mass have equal constants with any partner.
   std::vector<std::uint32_t> representative;  // a particle of each species
-  species_.resize(np);
+  std::vector<std::uint16_t> species(np);
   for (std::size_t i = 0; i < np && representative.size() <= max_species_; ++i) {
     auto same = [&](std::uint32_t j) {
       return p.material[i] == p.material[j] && p.radius[i] == p.radius[j] && p.inv_mass[i] == p.inv_mass[j];
     };
-    std::size_t s = i > 0 && same(representative[species_[i - 1]]) ? species_[i - 1] : 0;
+    std::size_t s = i > 0 && same(representative[species[i - 1]]) ? species[i - 1] : 0;
     while (s < representative.size() && !same(representative[s])) ++s;
     if (s == representative.size()) representative.push_back(std::uint32_t(i));
-    species_[i] = std::uint16_t(s);
+    species[i] = std::uint16_t(s);
   }
   const std::size_t n_species = representative.size();
   if (n_species <= max_species_ && n_species > 0) {
+    // Rows per species pair; a candidate adds only whether its spheres belong to one rigid body.
     constants_.resize_rows(n_species * n_species);
+    std::vector<std::uint8_t> row_flags(n_species * n_species);
     for (std::size_t sa = 0; sa < n_species; ++sa)
-      for (std::size_t sb = 0; sb < n_species; ++sb)
-        constants_.set_row(sa * n_species + sb, constants_of(representative[sa], representative[sb]));
+      for (std::size_t sb = 0; sb < n_species; ++sb) {
+        const SdemPairConstants row = constants_of(representative[sa], representative[sb]);
+        constants_.set_row(sa * n_species + sb, row);
+        row_flags[sa * n_species + sb] = SdemCandidateConstants::flags_of(row);
+      }
     constants_.flags.resize(pairs);
     constants_.row_of.resize(pairs);
     constants_.shared_rows = true;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
         const int a = contacts[k].a, b = contacts[k].b;
-        const std::size_t row = species_[a] * n_species + species_[b];
+        const std::size_t row = species[a] * n_species + species[b];
         constants_.row_of[k] = std::uint16_t(row);
-        const double inv_m = p.inv_mass[a] + p.inv_mass[b];
-        const bool rolling = pair_table_[constants_.table[row]].rolling_friction > 0;
         const bool same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
-        constants_.flags[k] = std::uint8_t((inv_m > 0 ? SdemCandidateConstants::movable : 0) |
-                                           (same_body ? SdemCandidateConstants::same_body : 0) |
-                                           (rolling ? SdemCandidateConstants::rolling : 0));
+        constants_.flags[k] = std::uint8_t(row_flags[row] | (same_body ? SdemCandidateConstants::same_body : 0));
       }
     });
   } else {

@@ -234,7 +234,6 @@ class SdemStepper : public Stepper {
   std::size_t material_count_ = 0;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
   std::size_t max_species_ = 16;
-  std::vector<std::uint16_t> species_;  ///< per particle, when the constants are shared
   std::vector<std::int32_t> pair_index_;  ///< a, b of pair candidate k at 2k, 2k + 1 (rebuilt with the adjacency)
   bool any_rolling_ = false;              ///< some candidate has rolling resistance
   std::vector<Vec3> rolling_torque_;      ///< per pair candidate, on a (only with any_rolling_)
