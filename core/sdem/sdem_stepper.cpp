@@ -335,7 +335,6 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const std::size_t nc = contacts.size();
   const std::size_t pairs = world.pair_contact_count();
   if (wrench.size() < pairs) wrench.resize(pairs);
-  wall_wrench_.resize(nc - pairs);
   if (any_rolling_) rolling_torque_.resize(pairs);
   // One region per thread that can run (the schedule changes the order of work, never the results).
   const std::size_t regions = std::max<std::size_t>(
@@ -353,24 +352,40 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const SdemCandidateConstants& kc = constants_;
   const std::size_t full_groups_end = pairs / sdem::lane_count * sdem::lane_count;
 
-  // Wall contacts of each particle (CSR, list order).
+  // This step's wall contacts by particle: entries sorted by particle index, list order within a particle
+  // (the detector's key order already is, when ids increase with the index).
   const std::size_t nw = nc - pairs;
-  wall_offset_.assign(np + 1, 0);
   wall_entry_.resize(nw);
-  for (std::size_t k = pairs; k < nc; ++k) ++wall_offset_[contacts[k].a + 1];
-  for (std::size_t i = 0; i < np; ++i) wall_offset_[i + 1] += wall_offset_[i];
-  adjacency_fill_.assign(wall_offset_.begin(), wall_offset_.end() - 1);
-  for (std::size_t k = pairs; k < nc; ++k) wall_entry_[adjacency_fill_[contacts[k].a]++] = std::uint32_t(k);
+  wall_particle_.resize(nw);
+  wall_of_.resize(nw);
+  wall_load_.resize(nw);
+  bool walls_by_particle = true;
+  for (std::size_t e = 0; e < nw; ++e) {
+    const Contact& c = contacts[pairs + e];
+    wall_entry_[e] = std::uint32_t(e);
+    wall_particle_[e] = std::uint32_t(c.a);
+    wall_of_[e] = std::uint32_t(c.wall_index());
+    walls_by_particle = walls_by_particle && (e == 0 || wall_particle_[e - 1] <= wall_particle_[e]);
+  }
+  if (!walls_by_particle) {
+    std::stable_sort(wall_entry_.begin(), wall_entry_.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return contacts[pairs + x].a < contacts[pairs + y].a; });
+    for (std::size_t e = 0; e < nw; ++e) wall_particle_[e] = std::uint32_t(contacts[pairs + wall_entry_[e]].a);
+  }
+  auto first_wall_entry = [&](std::size_t i) {
+    return std::size_t(std::lower_bound(wall_particle_.begin(), wall_particle_.end(), std::uint32_t(i)) - wall_particle_.begin());
+  };
 
   // Gather of particle i: its pair sides through the CSR adjacency in increasing contact index, then its
-  // wall contacts in list order (a fixed order: no atomics, the sums do not depend on the thread count);
+  // wall contacts in list order, each computed here (it reads only particle i, not yet moved) from the
+  // cursor `w` into the entries (a fixed order: no atomics, the sums do not depend on the thread count);
   // with `kd` it is integrated right away. Side s of pair candidate k: force (-1)^s f, torque -l_s (n x f)
   // (+- the rolling torque), from the two four-double halves of its PairWrench; the sums run component by
-  // component as with three-vectors.
+  // component as with three-vectors. The wall's reaction goes to wall_load_, about the wall's centre.
   const double* pair_side = reinterpret_cast<const double*>(wrench.data());
   const sdem::LaneMask negate{std::numeric_limits<long long>::min(), std::numeric_limits<long long>::min(),
                               std::numeric_limits<long long>::min(), 0};
-  auto gather = [&](std::size_t i) __attribute__((always_inline)) {
+  auto gather = [&](std::size_t i, std::size_t& w, auto law_tag) __attribute__((always_inline)) {
     sdem::Lanes f_sum{}, t_sum{};  // x y z and one unused lane
     for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
       const std::size_t k = adjacency_[e] >> 1, side = adjacency_[e] & 1;
@@ -387,10 +402,16 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       f_sum += f;
       t_sum += t;
     }
-    for (std::uint32_t e = wall_offset_[i]; e < wall_offset_[i + 1]; ++e) {
-      const BodyWrench& on = wall_wrench_[wall_entry_[e] - pairs].on[0];
-      f_sum += sdem::Lanes{on.force.x(), on.force.y(), on.force.z(), 0};
-      t_sum += sdem::Lanes{on.torque.x(), on.torque.y(), on.torque.z(), 0};
+    while (w < nw && wall_particle_[w] < i) ++w;
+    for (; w < nw && wall_particle_[w] == i; ++w) {
+      const std::size_t e = wall_entry_[w];
+      Contact& c = contacts[pairs + e];
+      ContactWrench cw;
+      wall_wrench<decltype(law_tag)::value>(p, walls, table, nm, dt, c, cw);
+      const Wall& wall = walls[wall_of_[e]];
+      wall_load_[e] = {cw.on[1].force, (c.point - wall.rotation_center).cross(cw.on[1].force) + cw.on[1].torque};
+      f_sum += sdem::Lanes{cw.on[0].force.x(), cw.on[0].force.y(), cw.on[0].force.z(), 0};
+      t_sum += sdem::Lanes{cw.on[0].torque.x(), cw.on[0].torque.y(), cw.on[0].torque.z(), 0};
     }
     const S3 f(f_sum[0], f_sum[1], f_sum[2]), t(t_sum[0], t_sum[1], t_sum[2]);
     f.store(p.force[i]);
@@ -403,11 +424,6 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
 
   auto run = [&](auto law_tag) {
     constexpr SdemNormalLaw law = decltype(law_tag)::value;
-    // Stage 2a: wall contacts, before any particle moves.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(pairs, nc, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t k = r.begin(); k != r.end(); ++k)
-        wall_wrench<law>(p, walls, table, nm, dt, contacts[k], wall_wrench_[k - pairs]);
-    });
     // Pair candidates [kb, ke): four at a time in SIMD lanes (groups of four fixed by index, so the result
     // does not depend on the schedule); a candidate outside the lane kernel (rolling resistance, the last
     // few) works on its record, with the deferred history copied in and out.
@@ -435,13 +451,20 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     // Stages 2b and 3, one region of particles per thread: block by block, the block's candidates, then
     // the gather (and integration) of the block's particles while their wrenches are still in cache.
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
-      for (std::size_t r = rr.begin(); r != rr.end(); ++r)
+      for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
+        std::size_t w = first_wall_entry(block_particle_[region_block_[r]]);
         for (std::size_t b = region_block_[r]; b < region_block_[r + 1]; ++b) {
           pair_range(block_contact_[b], block_contact_[b + 1]);
           for (std::size_t i = block_particle_[b]; i < block_particle_[b + 1]; ++i)
-            if (!late_[i]) gather(i);
+            if (!late_[i]) gather(i, w, law_tag);
         }
+      }
     }, tbb::simple_partitioner());
+    // Stage 3b: the particles whose candidates span regions, once every wrench is final.
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, late_particles_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+      std::size_t w = first_wall_entry(late_particles_[r.begin()]);
+      for (std::size_t j = r.begin(); j != r.end(); ++j) gather(late_particles_[j], w, law_tag);
+    });
   };
   switch (settings_.normal_law) {
     case SdemNormalLaw::hertz: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::hertz>{}); break;
@@ -449,21 +472,15 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     case SdemNormalLaw::linear: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::linear>{}); break;
   }
   deferred.records_stale = pairs > 0;
-  // Stage 3b: the particles whose candidates span regions, once every wrench is final.
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, late_particles_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t j = r.begin(); j != r.end(); ++j) gather(late_particles_[j]);
-  });
   // Stage 4: wall loads, serially in list order.
   for (Wall& wall : world.walls) {
     wall.force.setZero();
     wall.torque.setZero();
   }
-  for (std::size_t k = pairs; k < nc; ++k) {
-    const Contact& c = contacts[k];
-    const BodyWrench& on_wall = wall_wrench_[k - pairs].on[1];
-    Wall& wall = world.walls[c.wall_index()];
-    wall.force += on_wall.force;
-    wall.torque += (c.point - wall.rotation_center).cross(on_wall.force) + on_wall.torque;
+  for (std::size_t e = 0; e < nw; ++e) {
+    Wall& wall = world.walls[wall_of_[e]];
+    wall.force += wall_load_[e].force;
+    wall.torque += wall_load_[e].torque;
   }
   world.timers.forces += seconds_since(t0);
 }

@@ -207,12 +207,12 @@ class SdemStepper : public Stepper {
   /// Heap bytes held by the stepper's per-contact and per-particle buffers (by capacity).
   std::size_t memory_bytes() const {
     return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
-           rolling_torque_.capacity() * sizeof(Vec3) + wall_wrench_.capacity() * sizeof(ContactWrench) +
+           rolling_torque_.capacity() * sizeof(Vec3) + wall_load_.capacity() * sizeof(BodyWrench) +
            late_.capacity() +
            (region_block_.capacity() + block_particle_.capacity() + block_contact_.capacity() + late_particles_.capacity()) *
                sizeof(std::uint32_t) +
-           (offset_.capacity() + adjacency_.capacity() + wall_offset_.capacity() + wall_entry_.capacity() +
-            adjacency_fill_.capacity()) * sizeof(std::uint32_t);
+           (offset_.capacity() + adjacency_.capacity() + wall_entry_.capacity() + wall_particle_.capacity() +
+            wall_of_.capacity()) * sizeof(std::uint32_t);
   }
 
  private:
@@ -237,7 +237,11 @@ class SdemStepper : public Stepper {
   std::vector<std::int32_t> pair_index_;  ///< a, b of pair candidate k at 2k, 2k + 1 (rebuilt with the adjacency)
   bool any_rolling_ = false;              ///< some candidate has rolling resistance
   std::vector<Vec3> rolling_torque_;      ///< per pair candidate, on a (only with any_rolling_)
-  std::vector<ContactWrench> wall_wrench_;  ///< per wall contact (contact index - pair count)
+  // This step's wall contacts (list index e = contact index - pair count): the wall of each, and its
+  // reaction (force, torque about the wall's rotation centre); entries sorted by particle: wall_entry_
+  // holds list indices, wall_particle_ their particles.
+  std::vector<std::uint32_t> wall_of_, wall_entry_, wall_particle_;
+  std::vector<BodyWrench> wall_load_;
   // Schedule of the fused force stage and gather (build_schedule): regions of particles, one per thread,
   // each cut into blocks; block b covers particles [block_particle_[b], block_particle_[b+1]) and
   // candidates [block_contact_[b], block_contact_[b+1]); region r is blocks [region_block_[r],
@@ -250,8 +254,6 @@ class SdemStepper : public Stepper {
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;
-  // The same for this step's wall contacts: indices into World::contacts in list order.
-  std::vector<std::uint32_t> wall_offset_, wall_entry_, adjacency_fill_;
   std::uint64_t adjacency_rebuilds_ = ~std::uint64_t(0);
   std::uint64_t adjacency_version_ = 0;  ///< counts adjacency builds
   std::size_t adjacency_pairs_ = 0, adjacency_particles_ = 0;
