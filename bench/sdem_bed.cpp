@@ -19,7 +19,8 @@
 //
 // Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
 // moved with GRAINLAB_BENCH_DATA; GRAINLAB_BENCH_WARMUP and GRAINLAB_BENCH_STEPS override the warm-up and
-// timed step counts (for profiling under valgrind --tool=callgrind).
+// timed step counts (for profiling under valgrind --tool=callgrind); GRAINLAB_BENCH_REGIONS sets the regions
+// of the fused force stage (SdemStepper::set_regions; default one per thread).
 //
 // Cache file format (little-endian, this machine only): "GLBED1\0\0", uint64 N, then N records of
 // position (3 double), velocity (3 double), angular velocity (3 double), radius (double).
@@ -203,6 +204,7 @@ void BM_sdem_bed(benchmark::State& state) {
   World world = empty_bed(spec.box, mu_r);
   for (std::size_t i = 0; i < bed.x.size(); ++i) world.add_sphere(bed.x[i], bed.r[i], 0, bed.v[i], bed.w[i]);
   SdemStepper stepper(bed_settings());
+  stepper.set_regions(std::size_t(env_int("GRAINLAB_BENCH_REGIONS", 0)));
   const int warmup = env_int("GRAINLAB_BENCH_WARMUP", spec.warmup_steps);
   for (int i = 0; i < warmup; ++i) stepper.step(world);
   world.timers = {};

@@ -308,18 +308,35 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
     } while (i < p_end);
     region_block_.push_back(std::uint32_t(block_particle_.size() - 1));
   }
-  // A particle is gathered after all regions when another region computes one of its candidates (its
-  // wrench may not be ready, and that region reads its state); without the sorted order, all are.
+  // A candidate of region r that touches a particle of another region (a later one, in the sorted order)
+  // is "crossing": region r computes its lane group first, before it moves any particle, and then
+  // signals. That other particle is "late": its region gathers it at its end, once the earlier regions
+  // have signalled. Without the sorted order every particle is late and gathered after all regions.
+  schedule_sorted_ = sorted;
   late_.assign(np, sorted ? 0 : 1);
-  if (sorted)
-    for (std::size_t r = 0; r < regions; ++r)
-      for (std::size_t k = block_contact_[region_block_[r]]; k < block_contact_[region_block_[r + 1]]; ++k)
-        for (const int i : {pair_index_[2 * k], pair_index_[2 * k + 1]})
-          if (std::size_t(i) < block_particle_[region_block_[r]] || std::size_t(i) >= block_particle_[region_block_[r + 1]])
-            late_[i] = 1;
+  early_group_.assign((pairs + sdem::lane_count - 1) / sdem::lane_count, 0);
+  region_early_.assign(1, 0);
+  early_groups_.clear();
+  for (std::size_t r = 0; r < regions; ++r) {
+    const std::size_t i_begin = block_particle_[region_block_[r]], i_end = block_particle_[region_block_[r + 1]];
+    for (std::size_t k = block_contact_[region_block_[r]]; sorted && k < block_contact_[region_block_[r + 1]]; ++k)
+      for (const int i : {pair_index_[2 * k], pair_index_[2 * k + 1]})
+        if (std::size_t(i) < i_begin || std::size_t(i) >= i_end) {
+          late_[i] = 1;
+          if (!early_group_[k / sdem::lane_count]) early_groups_.push_back(std::uint32_t(k / sdem::lane_count));
+          early_group_[k / sdem::lane_count] = 1;
+        }
+    region_early_.push_back(std::uint32_t(early_groups_.size()));
+  }
   late_particles_.clear();
-  for (std::size_t i = 0; i < np; ++i)
-    if (late_[i]) late_particles_.push_back(std::uint32_t(i));
+  region_late_.assign(1, 0);
+  for (std::size_t r = 0; r < regions; ++r) {
+    for (std::size_t i = block_particle_[region_block_[r]]; i < block_particle_[region_block_[r + 1]]; ++i)
+      if (late_[i]) late_particles_.push_back(std::uint32_t(i));
+    region_late_.push_back(std::uint32_t(late_particles_.size()));
+  }
+  signalled_ = std::make_unique<std::atomic<bool>[]>(regions);
+  deferred_late_.assign(regions, 0);
 }
 
 void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
@@ -337,9 +354,10 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   if (wrench.size() < pairs) wrench.resize(pairs);
   if (any_rolling_) rolling_torque_.resize(pairs);
   // One region per thread that can run (the schedule changes the order of work, never the results).
-  const std::size_t regions = std::max<std::size_t>(
-      1, std::min<std::size_t>(std::size_t(tbb::this_task_arena::max_concurrency()),
-                               tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
+  const std::size_t regions =
+      forced_regions_ > 0 ? forced_regions_
+                          : std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(tbb::this_task_arena::max_concurrency()),
+                                                                           tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism)));
   if (schedule_regions_ != regions || schedule_version_ != adjacency_version_) {
     build_schedule(np, pairs, regions);
     schedule_version_ = adjacency_version_;
@@ -435,35 +453,56 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       if (any_rolling_) rolling_torque_[k] = tau_roll;
       history[k] = {c.overlap, c.tangential_spring};
     };
-    auto pair_range = [&](std::size_t kb, std::size_t ke) {
-      for (std::size_t k0 = kb; k0 < ke; k0 += sdem::lane_count) {
-        if (k0 + sdem::lane_count > full_groups_end) {
-          for (std::size_t k = k0; k < ke; ++k) single_pair(k);
-          break;
-        }
-        const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
-        if (!rolling)
-          sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0], &wrench[k0], &contacts[k0]);
-        else
-          for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
+    auto lane_group = [&](std::size_t k0) {
+      if (k0 + sdem::lane_count > full_groups_end) {
+        for (std::size_t k = k0; k < pairs; ++k) single_pair(k);
+        return;
       }
+      const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
+      if (!rolling)
+        sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0], &wrench[k0], &contacts[k0]);
+      else
+        for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
     };
-    // Stages 2b and 3, one region of particles per thread: block by block, the block's candidates, then
-    // the gather (and integration) of the block's particles while their wrenches are still in cache.
+    // The lane groups of [kb, ke) (ke a group boundary or the end) not computed ahead as crossing.
+    auto pair_range = [&](std::size_t kb, std::size_t ke) {
+      for (std::size_t k0 = kb; k0 < ke; k0 += sdem::lane_count)
+        if (!early_group_[k0 / sdem::lane_count]) lane_group(k0);
+    };
+    auto gather_late = [&](std::size_t r) {
+      if (region_late_[r] == region_late_[r + 1]) return;
+      std::size_t w = first_wall_entry(late_particles_[region_late_[r]]);
+      for (std::size_t j = region_late_[r]; j < region_late_[r + 1]; ++j) gather(late_particles_[j], w, law_tag);
+    };
+    // Stages 2b and 3, one region of particles per thread: its crossing candidates first (then it
+    // signals), block by block the block's candidates and the gather (and integration) of the block's
+    // particles while their wrenches are still in cache, and its late particles last, when every earlier
+    // region has signalled; otherwise (a region ran before an earlier one: no waiting, it could be the
+    // same thread) they are left for after all regions.
+    for (std::size_t r = 0; r < schedule_regions_; ++r) signalled_[r].store(false, std::memory_order_relaxed);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
       for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
+        for (std::size_t g = region_early_[r]; g < region_early_[r + 1]; ++g) lane_group(early_groups_[g] * sdem::lane_count);
+        signalled_[r].store(true, std::memory_order_release);
         std::size_t w = first_wall_entry(block_particle_[region_block_[r]]);
         for (std::size_t b = region_block_[r]; b < region_block_[r + 1]; ++b) {
           pair_range(block_contact_[b], block_contact_[b + 1]);
           for (std::size_t i = block_particle_[b]; i < block_particle_[b + 1]; ++i)
             if (!late_[i]) gather(i, w, law_tag);
         }
+        bool ready = schedule_sorted_;
+        for (std::size_t q = 0; q < r && ready; ++q) ready = signalled_[q].load(std::memory_order_acquire);
+        deferred_late_[r] = !ready;
+        if (ready) gather_late(r);
       }
     }, tbb::simple_partitioner());
-    // Stage 3b: the particles whose candidates span regions, once every wrench is final.
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, late_particles_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-      std::size_t w = first_wall_entry(late_particles_[r.begin()]);
-      for (std::size_t j = r.begin(); j != r.end(); ++j) gather(late_particles_[j], w, law_tag);
+    // Stage 3b: late particles left behind, once every wrench is final.
+    const std::size_t deferred_regions = std::size_t(std::count(deferred_late_.begin(), deferred_late_.end(), 1));
+    if (deferred_regions == 0) return;
+    deferred_regions_ += deferred_regions;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
+      for (std::size_t r = rr.begin(); r != rr.end(); ++r)
+        if (deferred_late_[r]) gather_late(r);
     });
   };
   switch (settings_.normal_law) {

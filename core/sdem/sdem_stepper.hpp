@@ -44,7 +44,9 @@
 // Threading: step() uses TBB; for a given thread count the result is bitwise reproducible (and, since
 // every parallel loop writes disjoint slots and every sum has a fixed order, also across thread counts).
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -201,6 +203,13 @@ class SdemStepper : public Stepper {
     adjacency_rebuilds_ = ~std::uint64_t(0);
   }
 
+  /// Regions of the fused force stage (see step 3 above); 0 (the default): one per thread that can run.
+  /// The results do not depend on it. Exposed for tests and benchmarks.
+  void set_regions(std::size_t n) { forced_regions_ = n; }
+  /// Regions so far whose late particles waited for the end of the stage (an earlier region had not
+  /// yet computed its crossing candidates); for tests.
+  std::uint64_t deferred_regions() const { return deferred_regions_; }
+
   /// Whether the current candidate constants are shared by species pair.
   bool shares_constants() const { return constants_.shared_rows; }
 
@@ -208,9 +217,9 @@ class SdemStepper : public Stepper {
   std::size_t memory_bytes() const {
     return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
            rolling_torque_.capacity() * sizeof(Vec3) + wall_load_.capacity() * sizeof(BodyWrench) +
-           late_.capacity() +
-           (region_block_.capacity() + block_particle_.capacity() + block_contact_.capacity() + late_particles_.capacity()) *
-               sizeof(std::uint32_t) +
+           late_.capacity() + early_group_.capacity() +
+           (region_block_.capacity() + block_particle_.capacity() + block_contact_.capacity() + late_particles_.capacity() +
+            early_groups_.capacity()) * sizeof(std::uint32_t) +
            (offset_.capacity() + adjacency_.capacity() + wall_entry_.capacity() + wall_particle_.capacity() +
             wall_of_.capacity()) * sizeof(std::uint32_t);
   }
@@ -245,12 +254,19 @@ class SdemStepper : public Stepper {
   // Schedule of the fused force stage and gather (build_schedule): regions of particles, one per thread,
   // each cut into blocks; block b covers particles [block_particle_[b], block_particle_[b+1]) and
   // candidates [block_contact_[b], block_contact_[b+1]); region r is blocks [region_block_[r],
-  // region_block_[r+1]). Particles flagged in late_ are gathered after all regions.
+  // region_block_[r+1]). Region r first computes its crossing lane groups (those touching a particle of
+  // another region: early_groups_[region_early_[r] ..], flagged in early_group_), and gathers its late
+  // particles (flagged in late_; late_particles_[region_late_[r] ..]) last.
+  std::size_t forced_regions_ = 0;  ///< set_regions
   std::size_t schedule_regions_ = 0;
   std::uint64_t schedule_version_ = ~std::uint64_t(0);  ///< adjacency_version_ it was built for
+  bool schedule_sorted_ = true;  ///< candidates follow the particle order (else every particle is late)
   std::vector<std::uint32_t> region_block_, block_particle_{0}, block_contact_;
-  std::vector<std::uint8_t> late_;
-  std::vector<std::uint32_t> late_particles_;
+  std::vector<std::uint8_t> late_, early_group_;
+  std::vector<std::uint32_t> late_particles_, region_late_, early_groups_, region_early_;
+  std::unique_ptr<std::atomic<bool>[]> signalled_;  ///< per region: its crossing groups are done
+  std::vector<std::uint8_t> deferred_late_;         ///< per region: late particles left for after all regions
+  std::uint64_t deferred_regions_ = 0;
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_;

@@ -9,6 +9,7 @@
 #include <random>
 
 #include <tbb/global_control.h>
+#include <tbb/task_arena.h>
 
 #include "core/error.hpp"
 #include "core/sdem/sdem_stepper.hpp"
@@ -61,7 +62,10 @@ World granular_bed() {
 /// `variant` 1: no rolling resistance (the lane kernel); 2: the same with the particle ids reversed, so
 /// that the candidates (sorted by id) do not follow the particle indices and the stepper cannot fuse the
 /// gather with the force stage (SdemStepper::build_schedule).
-std::vector<double> run_bed(int threads, int steps, std::size_t* touching = nullptr, int variant = 0) {
+/// `regions` > 0 sets the regions of the fused force stage (SdemStepper::set_regions); `deferred` receives
+/// how many regions left their late particles for the end of the stage.
+std::vector<double> run_bed(int threads, int steps, std::size_t* touching = nullptr, int variant = 0,
+                            std::size_t regions = 0, std::uint64_t* deferred = nullptr) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
   World w = granular_bed();
   if (variant > 0) w.materials[0].rolling_friction = 0;
@@ -69,7 +73,9 @@ std::vector<double> run_bed(int threads, int steps, std::size_t* touching = null
   SdemSettings s;
   s.time_step = 2e-5;
   SdemStepper stepper(s);
+  stepper.set_regions(regions);
   for (int k = 0; k < steps; ++k) stepper.step(w);
+  if (deferred) *deferred = stepper.deferred_regions();
   std::vector<double> state;
   const auto& p = w.particles;
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -121,6 +127,23 @@ BOOST_AUTO_TEST_CASE(deterministic_bed_lanes_and_unordered_ids) {
   for (std::size_t i = 0; i < 2500u * 10; ++i) worst = std::max(worst, std::abs(lanes1[i] - reversed1[i]));
   BOOST_TEST_MESSAGE("largest particle-state difference with reversed ids: " << worst);
   BOOST_TEST(worst < 1e-8);
+}
+
+// The schedule of the fused force stage orders work, it does not change results: one region against
+// seven regions on two threads. There a region often finishes before an earlier one has computed its
+// crossing candidates (a thread steals the upper half of the regions first), so its late particles
+// wait for the end of the stage; with one thread the regions run in order and none waits.
+BOOST_AUTO_TEST_CASE(regions_change_nothing) {
+  const int steps = 200;
+  std::uint64_t deferred_one_thread = 0, deferred_two_threads = 0;
+  const auto one = run_bed(1, steps, nullptr, 1, 1);
+  const auto seven = run_bed(1, steps, nullptr, 1, 7, &deferred_one_thread);
+  const auto seven2 = run_bed(2, steps, nullptr, 1, 7, &deferred_two_threads);
+  BOOST_TEST(bitwise_equal(one, seven));
+  BOOST_TEST(bitwise_equal(one, seven2));
+  BOOST_TEST(deferred_one_thread == 0u);
+  BOOST_TEST_MESSAGE("regions deferred with two threads: " << deferred_two_threads << " in " << steps << " steps");
+  if (tbb::this_task_arena::max_concurrency() >= 2) BOOST_TEST(deferred_two_threads > 0u);  // the path was taken
 }
 
 // Few particle species (two radii, two materials, fixed particles on the floor): the stepper shares the
