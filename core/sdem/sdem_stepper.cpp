@@ -12,6 +12,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
@@ -126,32 +127,29 @@ void SdemStepper::build_adjacency(World& world) {
   const std::size_t pairs = world.pair_contact_count();
   const std::vector<Contact>& contacts = world.contact_records();
   DeferredContacts& deferred = world.deferred_contacts();
-  if (!deferred.mirrors_records || deferred.history.size() != pairs) {
-    // The records are current (a rebuild or a caller changed them): take the pair history from them.
-    deferred.history.resize(pairs);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t k = r.begin(); k != r.end(); ++k)
-        deferred.history[k] = {contacts[k].overlap, contacts[k].tangential_spring};
-    });
-    deferred.mirrors_records = true;
-  }
-  if (world.detector.stats().rebuilds == adjacency_rebuilds_ && pairs == adjacency_pairs_ && np == adjacency_particles_)
-    return;
+  // The records are current (a rebuild or a caller changed them): take the pair history from them.
+  const bool load_history = !deferred.mirrors_records || deferred.history.size() != pairs;
+  const bool rebuild =
+      world.detector.stats().rebuilds != adjacency_rebuilds_ || pairs != adjacency_pairs_ || np != adjacency_particles_;
+  if (!load_history && !rebuild) return;
+  if (load_history) deferred.history.resize(pairs);
+  if (rebuild) pair_index_.resize(2 * pairs);
+  // One pass over the 256-byte records; everything after it reads the compact pair_index_.
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      if (load_history) deferred.history[k] = {contacts[k].overlap, contacts[k].tangential_spring};
+      if (rebuild) pair_index_[2 * k] = contacts[k].a, pair_index_[2 * k + 1] = contacts[k].b;
+    }
+  });
+  deferred.mirrors_records = true;
+  if (!rebuild) return;
+  // CSR: entry e = 2k + side of pair candidate k goes to particle pair_index_[e], in increasing e.
   offset_.assign(np + 1, 0);
-  pair_index_.resize(2 * pairs);
-  for (std::size_t k = 0; k < pairs; ++k) {
-    ++offset_[contacts[k].a + 1];
-    ++offset_[contacts[k].b + 1];
-    pair_index_[2 * k] = contacts[k].a;
-    pair_index_[2 * k + 1] = contacts[k].b;
-  }
+  for (std::size_t e = 0; e < 2 * pairs; ++e) ++offset_[pair_index_[e] + 1];
   for (std::size_t i = 0; i < np; ++i) offset_[i + 1] += offset_[i];
   adjacency_.resize(offset_[np]);
-  std::vector<std::uint32_t> fill(offset_.begin(), offset_.end() - 1);
-  for (std::size_t k = 0; k < pairs; ++k) {
-    adjacency_[fill[contacts[k].a]++] = std::uint32_t(2 * k);
-    adjacency_[fill[contacts[k].b]++] = std::uint32_t(2 * k + 1);
-  }
+  adjacency_fill_.assign(offset_.begin(), offset_.end() - 1);
+  for (std::size_t e = 0; e < 2 * pairs; ++e) adjacency_[adjacency_fill_[pair_index_[e]]++] = std::uint32_t(e);
   // Per-candidate constants: radii, masses and materials do not change between candidate rebuilds.
   const ParticleStore& p = world.particles;
   auto constants_of = [&](int a, int b) {
@@ -191,7 +189,7 @@ void SdemStepper::build_adjacency(World& world) {
     constants_.shared_rows = true;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
-        const int a = contacts[k].a, b = contacts[k].b;
+        const int a = pair_index_[2 * k], b = pair_index_[2 * k + 1];
         const std::size_t row = species[a] * n_species + species[b];
         constants_.row_of[k] = std::uint16_t(row);
         const bool same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
@@ -203,7 +201,7 @@ void SdemStepper::build_adjacency(World& world) {
     constants_.row_of.clear();
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
-        const int a = contacts[k].a, b = contacts[k].b;
+        const int a = pair_index_[2 * k], b = pair_index_[2 * k + 1];
         SdemPairConstants k_ab = constants_of(a, b);
         k_ab.same_body = p.body[a] >= 0 && p.body[a] == p.body[b];
         constants_.set(k, k_ab);
@@ -281,15 +279,23 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
   // ids) let a region gather a block of its particles right after the candidates of that block: every
   // candidate of particle i has lo <= i, so it lies before the first candidate of the next block.
   auto lo = [&](std::size_t k) { return std::uint32_t(std::min(pair_index_[2 * k], pair_index_[2 * k + 1])); };
-  bool sorted = true;
-  for (std::size_t k = 1; k < pairs && sorted; ++k) sorted = lo(k - 1) <= lo(k);
-  // First candidate with lo >= i, rounded up to a lane group (groups are fixed by index).
-  std::vector<std::uint32_t> first(np + 1, std::uint32_t(pairs));
-  if (sorted)
-    for (std::size_t k = pairs; k-- > 0;) first[lo(k)] = std::uint32_t(k);
-  for (std::size_t i = np; i-- > 0;) first[i] = std::min(first[i], first[i + 1]);
+  const bool sorted = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(1, std::max<std::size_t>(pairs, 1), chunk_size), true,
+      [&](const tbb::blocked_range<std::size_t>& r, bool ok) {
+        for (std::size_t k = r.begin(); k != r.end() && ok; ++k) ok = lo(k - 1) <= lo(k);
+        return ok;
+      },
+      [](bool x, bool y) { return x && y; });
+  // First candidate with lo >= i (binary search in the sorted order), rounded up to a lane group (groups
+  // are fixed by index).
   auto group_end = [&](std::size_t i) {
-    return std::min<std::size_t>(pairs, (std::size_t(first[i]) + sdem::lane_count - 1) / sdem::lane_count * sdem::lane_count);
+    std::size_t first = 0, last = pairs;
+    while (first < last) {
+      const std::size_t mid = (first + last) / 2;
+      if (lo(mid) < i) first = mid + 1;
+      else last = mid;
+    }
+    return std::min<std::size_t>(pairs, (first + sdem::lane_count - 1) / sdem::lane_count * sdem::lane_count);
   };
   schedule_regions_ = regions;
   region_block_.assign(1, 0);
@@ -313,19 +319,27 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
   // signals. That other particle is "late": its region gathers it at its end, once the earlier regions
   // have signalled. Without the sorted order every particle is late and gathered after all regions.
   schedule_sorted_ = sorted;
+  auto outside = [&](std::size_t r, int i) {
+    return std::size_t(i) < block_particle_[region_block_[r]] || std::size_t(i) >= block_particle_[region_block_[r + 1]];
+  };
+  std::vector<std::vector<std::uint32_t>> crossing(regions);  // lane groups, per region
+  tbb::parallel_for(std::size_t(0), sorted ? regions : 0, [&](std::size_t r) {
+    for (std::size_t k = block_contact_[region_block_[r]]; k < block_contact_[region_block_[r + 1]]; ++k)
+      if (outside(r, pair_index_[2 * k]) || outside(r, pair_index_[2 * k + 1]))
+        if (crossing[r].empty() || crossing[r].back() != k / sdem::lane_count) crossing[r].push_back(std::uint32_t(k / sdem::lane_count));
+  });
   late_.assign(np, sorted ? 0 : 1);
   early_group_.assign((pairs + sdem::lane_count - 1) / sdem::lane_count, 0);
   region_early_.assign(1, 0);
   early_groups_.clear();
   for (std::size_t r = 0; r < regions; ++r) {
-    const std::size_t i_begin = block_particle_[region_block_[r]], i_end = block_particle_[region_block_[r + 1]];
-    for (std::size_t k = block_contact_[region_block_[r]]; sorted && k < block_contact_[region_block_[r + 1]]; ++k)
-      for (const int i : {pair_index_[2 * k], pair_index_[2 * k + 1]})
-        if (std::size_t(i) < i_begin || std::size_t(i) >= i_end) {
-          late_[i] = 1;
-          if (!early_group_[k / sdem::lane_count]) early_groups_.push_back(std::uint32_t(k / sdem::lane_count));
-          early_group_[k / sdem::lane_count] = 1;
-        }
+    for (const std::uint32_t g : crossing[r]) {
+      early_group_[g] = 1;
+      early_groups_.push_back(g);
+      for (std::size_t k = g * sdem::lane_count; k < std::min<std::size_t>(pairs, (g + 1) * sdem::lane_count); ++k)
+        for (const int i : {pair_index_[2 * k], pair_index_[2 * k + 1]})
+          if (outside(r, i)) late_[i] = 1;
+    }
     region_early_.push_back(std::uint32_t(early_groups_.size()));
   }
   late_particles_.clear();
@@ -336,7 +350,7 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
     region_late_.push_back(std::uint32_t(late_particles_.size()));
   }
   signalled_ = std::make_unique<std::atomic<bool>[]>(regions);
-  deferred_late_.assign(regions, 0);
+  pending_late_.assign(regions, 0);
 }
 
 void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
@@ -469,40 +483,55 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       for (std::size_t k0 = kb; k0 < ke; k0 += sdem::lane_count)
         if (!early_group_[k0 / sdem::lane_count]) lane_group(k0);
     };
-    auto gather_late = [&](std::size_t r) {
-      if (region_late_[r] == region_late_[r + 1]) return;
-      std::size_t w = first_wall_entry(late_particles_[region_late_[r]]);
-      for (std::size_t j = region_late_[r]; j < region_late_[r + 1]; ++j) gather(late_particles_[j], w, law_tag);
+    // The late particles of region r from index j of late_particles_ on that lie below particle `end`.
+    auto gather_late = [&](std::size_t r, std::size_t& j, std::size_t end) {
+      if (j == region_late_[r + 1] || late_particles_[j] >= end) return;
+      std::size_t w = first_wall_entry(late_particles_[j]);
+      for (; j < region_late_[r + 1] && late_particles_[j] < end; ++j) gather(late_particles_[j], w, law_tag);
     };
     // Stages 2b and 3, one region of particles per thread: its crossing candidates first (then it
-    // signals), block by block the block's candidates and the gather (and integration) of the block's
-    // particles while their wrenches are still in cache, and its late particles last, when every earlier
-    // region has signalled; otherwise (a region ran before an earlier one: no waiting, it could be the
-    // same thread) they are left for after all regions.
+    // signals), then block by block the block's candidates and the gather (and integration) of the block's
+    // particles while their wrenches are still in cache. Late particles join the gathers once every
+    // earlier region has signalled; those of blocks before that wait, and at the region's end they are
+    // gathered if the signals have come, otherwise after all regions (no waiting: a region may run before
+    // an earlier one on the same thread).
     for (std::size_t r = 0; r < schedule_regions_; ++r) signalled_[r].store(false, std::memory_order_relaxed);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
       for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
         for (std::size_t g = region_early_[r]; g < region_early_[r + 1]; ++g) lane_group(early_groups_[g] * sdem::lane_count);
         signalled_[r].store(true, std::memory_order_release);
+        auto earlier_signalled = [&] {
+          for (std::size_t q = 0; q < r; ++q)
+            if (!signalled_[q].load(std::memory_order_acquire)) return false;
+          return schedule_sorted_;
+        };
+        bool ready = false;
+        std::size_t pending = region_late_[r];  // first late particle not gathered
         std::size_t w = first_wall_entry(block_particle_[region_block_[r]]);
         for (std::size_t b = region_block_[r]; b < region_block_[r + 1]; ++b) {
           pair_range(block_contact_[b], block_contact_[b + 1]);
+          if (!ready && earlier_signalled()) {
+            ready = true;
+            gather_late(r, pending, block_particle_[b]);
+            pending = region_late_[r + 1];  // the others come in their blocks
+          }
           for (std::size_t i = block_particle_[b]; i < block_particle_[b + 1]; ++i)
-            if (!late_[i]) gather(i, w, law_tag);
+            if (ready || !late_[i]) gather(i, w, law_tag);
         }
-        bool ready = schedule_sorted_;
-        for (std::size_t q = 0; q < r && ready; ++q) ready = signalled_[q].load(std::memory_order_acquire);
-        deferred_late_[r] = !ready;
-        if (ready) gather_late(r);
+        if (!ready && earlier_signalled()) gather_late(r, pending, np);
+        pending_late_[r] = std::uint32_t(pending);
       }
     }, tbb::simple_partitioner());
     // Stage 3b: late particles left behind, once every wrench is final.
-    const std::size_t deferred_regions = std::size_t(std::count(deferred_late_.begin(), deferred_late_.end(), 1));
-    if (deferred_regions == 0) return;
-    deferred_regions_ += deferred_regions;
+    std::size_t left_behind = 0;
+    for (std::size_t r = 0; r < schedule_regions_; ++r) left_behind += pending_late_[r] < region_late_[r + 1];
+    if (left_behind == 0) return;
+    deferred_regions_ += left_behind;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
-      for (std::size_t r = rr.begin(); r != rr.end(); ++r)
-        if (deferred_late_[r]) gather_late(r);
+      for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
+        std::size_t j = pending_late_[r];
+        gather_late(r, j, np);
+      }
     });
   };
   switch (settings_.normal_law) {

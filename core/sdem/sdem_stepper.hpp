@@ -5,8 +5,8 @@
 // One step (symplectic Euler):
 //   1. world.detect_contacts(false): candidate list (rebuilt when a particle moved half the skin) and
 //      this step's wall contacts; the pair geometry is left to stage 2      -> timers.collision
-//   2. contact wrenches; each contact writes only its own wrench slot and its own history. Wall
-//      contacts first (parallel). A pair candidate computes its geometry and its wrench in one pass
+//   2. contact wrenches; each contact writes only its own wrench slot and its own history. A wall
+//      contact is computed in its particle's gather (step 3), before the particle moves. A pair candidate computes its geometry and its wrench in one pass
 //      (core/sdem/pair_kernels.hpp, four candidates at a time in SIMD lanes, groups fixed by index); its
 //      overlap and tangential spring live in World::deferred_contacts() (32 bytes instead of the 256-byte
 //      record, written into the records when they are read: World::contacts()), its wrench is a 64-byte
@@ -18,9 +18,11 @@
 //      do not depend on the thread count. Each particle is integrated (step 5) right after its gather.
 //      Stages 2 and 3 run fused, one region of particles per thread, block by block: a block's pair
 //      candidates, then its particles' gathers while the wrenches are in cache (build_schedule; the
-//      candidates of a particle come no later than its block's, in the detector's key order). Particles
-//      with candidates in another region are gathered after all regions. The schedule orders the work;
-//      it does not change any result
+//      candidates of a particle come no later than its block's, in the detector's key order). A region
+//      first computes its candidates that reach into another region, then signals; a particle with such
+//      a candidate ("late") is gathered by its own region once the earlier regions have signalled, or
+//      after all regions (never a wait). Wall contacts are computed in their particle's gather. The
+//      schedule orders the work; it does not change any result
 //   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
 //   -> timers.forces (stages 2-5)
 //   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
@@ -220,7 +222,7 @@ class SdemStepper : public Stepper {
            late_.capacity() + early_group_.capacity() +
            (region_block_.capacity() + block_particle_.capacity() + block_contact_.capacity() + late_particles_.capacity() +
             early_groups_.capacity()) * sizeof(std::uint32_t) +
-           (offset_.capacity() + adjacency_.capacity() + wall_entry_.capacity() + wall_particle_.capacity() +
+           (offset_.capacity() + adjacency_.capacity() + adjacency_fill_.capacity() + wall_entry_.capacity() + wall_particle_.capacity() +
             wall_of_.capacity()) * sizeof(std::uint32_t);
   }
 
@@ -255,8 +257,8 @@ class SdemStepper : public Stepper {
   // each cut into blocks; block b covers particles [block_particle_[b], block_particle_[b+1]) and
   // candidates [block_contact_[b], block_contact_[b+1]); region r is blocks [region_block_[r],
   // region_block_[r+1]). Region r first computes its crossing lane groups (those touching a particle of
-  // another region: early_groups_[region_early_[r] ..], flagged in early_group_), and gathers its late
-  // particles (flagged in late_; late_particles_[region_late_[r] ..]) last.
+  // another region: early_groups_[region_early_[r] ..], flagged in early_group_); its late particles
+  // (flagged in late_; late_particles_[region_late_[r] ..]) wait for the earlier regions' signals.
   std::size_t forced_regions_ = 0;  ///< set_regions
   std::size_t schedule_regions_ = 0;
   std::uint64_t schedule_version_ = ~std::uint64_t(0);  ///< adjacency_version_ it was built for
@@ -265,11 +267,11 @@ class SdemStepper : public Stepper {
   std::vector<std::uint8_t> late_, early_group_;
   std::vector<std::uint32_t> late_particles_, region_late_, early_groups_, region_early_;
   std::unique_ptr<std::atomic<bool>[]> signalled_;  ///< per region: its crossing groups are done
-  std::vector<std::uint8_t> deferred_late_;         ///< per region: late particles left for after all regions
+  std::vector<std::uint32_t> pending_late_;         ///< per region: its late particles from here on wait for the end
   std::uint64_t deferred_regions_ = 0;
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
-  std::vector<std::uint32_t> offset_, adjacency_;
+  std::vector<std::uint32_t> offset_, adjacency_, adjacency_fill_;
   std::uint64_t adjacency_rebuilds_ = ~std::uint64_t(0);
   std::uint64_t adjacency_version_ = 0;  ///< counts adjacency builds
   std::size_t adjacency_pairs_ = 0, adjacency_particles_ = 0;
