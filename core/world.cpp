@@ -47,7 +47,7 @@ void World::detect_contacts(bool pair_geometry) {
     deferred_.mirrors_records = false;
   }
   detector.update(particles, walls, collision, contacts_, pair_geometry, [this] {
-    if (deferred_.records_stale) sync_contacts();
+    if (deferred_.records_stale) sync_contacts(/*history_only=*/true);
     deferred_.mirrors_records = false;
   });
   // Members of one body do not collide with each other (without pair geometry the caller masks them).
@@ -55,15 +55,17 @@ void World::detect_contacts(bool pair_geometry) {
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void World::sync_contacts() const {
+void World::sync_contacts(bool history_only) const {
   const std::size_t pairs = std::min({deferred_.history.size(), pair_contact_count(), contacts_.size()});
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       Contact& c = contacts_[k];
-      sphere_sphere(particles, collision, c);  // normal and point
+      if (!history_only) {
+        sphere_sphere(particles, collision, c);  // normal and point
+        c.force = deferred_.wrench[k].force;
+      }
       c.overlap = deferred_.history[k].overlap;
       c.tangential_spring = deferred_.history[k].tangential_spring;
-      c.force = deferred_.wrench[k].force;
     }
   });
   deferred_.records_stale = false;

@@ -82,8 +82,10 @@ class World {
   void check_stability(double max_overlap_ratio = 0.5) const;
 
  private:
-  /// Writes the deferred pair state into the records (parallel over candidates).
-  void sync_contacts() const;
+  /// Writes the deferred pair state into the records (parallel over candidates). `history_only`: just
+  /// the overlap and the tangential spring, for a candidate rebuild, which carries only the history into
+  /// its new records (one cache line of each record instead of two, and no geometry).
+  void sync_contacts(bool history_only = false) const;
   mutable std::vector<Contact> contacts_;
   mutable DeferredContacts deferred_;
 };
