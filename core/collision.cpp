@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <variant>
@@ -133,12 +134,15 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   });
   for (std::size_t i = 0; i < n; ++i) ++start[cell_index[i] + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
-  std::vector<GridEntry>& sorted = grid_entry_;
-  sorted.resize(n);
+  Grid& grid = grid_;
+  grid.resize(n + grid_pad);
   {
     cell_fill_.assign(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i)
-      sorted[cell_fill_[cell_index[i]]++] = {p.position[i], p.radius[i], std::uint32_t(i), p.id[i]};
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t t = cell_fill_[cell_index[i]]++;
+      grid.x[t] = p.position[i].x(), grid.y[t] = p.position[i].y(), grid.z[t] = p.position[i].z();
+      grid.r[t] = p.radius[i], grid.index[t] = std::uint32_t(i), grid.id[t] = p.id[i];
+    }
   }
 
   // Particles in increasing id order: the index order unless ids were permuted.
@@ -178,6 +182,7 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     std::vector<CandidatePair>& out = pair_found_[chunk];
     out.clear();
+    std::vector<std::uint32_t> found;
     const std::size_t end = std::min(n, (chunk + 1) * chunk_size);
     for (std::size_t q = chunk * chunk_size; q < end; ++q) {
       const std::uint32_t i = ids_sorted ? std::uint32_t(q) : id_order_[q];
@@ -209,28 +214,46 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
             }
           }
         }
-      // Partners found from the smaller id. Every entry is written and kept by advancing the count
-      // (no branch: the partner test would be a coin flip for the branch predictor).
-      const std::size_t first = out.size();
-      out.resize(first + length);
-      CandidatePair* o = out.data() + first;
+      // Partners found from the smaller id, as grid entries. Every entry is written and kept by
+      // advancing the count (no branch: the partner test would be a coin flip for the branch predictor).
+      if (found.size() < length + grid_pad + 1) found.resize(length + grid_pad + 1);
       std::size_t kept = 0;
-      auto scan = [&](auto periodic) {
+      if (settings.periodic_axis >= 0) {
         for (int g = 0; g < nr; ++g)
           for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
-            const GridEntry& v = sorted[t];
-            Vec3 d = xi - v.x;
-            if constexpr (decltype(periodic)::value) d = periodic_delta(d, settings);
-            const double reach = ri + v.r + skin;
-            o[kept] = {(std::uint64_t(id) << 32) | v.id, std::min(i, v.index), std::max(i, v.index)};  // pair_key when kept
-            kept += (v.id > id) & !(d.squaredNorm() > reach * reach);
+            const Vec3 d = periodic_delta(xi - Vec3(grid.x[t], grid.y[t], grid.z[t]), settings);
+            const double reach = ri + grid.r[t] + skin;
+            found[kept] = t;
+            kept += (grid.id[t] > id) & !(d.squaredNorm() > reach * reach);
           }
-      };
-      if (settings.periodic_axis >= 0)
-        scan(std::true_type{});
-      else
-        scan(std::false_type{});
+      } else {  // four entries at a time (a range's last group masked by lane)
+        using V = double __attribute__((vector_size(32)));
+        using M = long long __attribute__((vector_size(32)));
+        const V x0 = V{} + xi.x(), y0 = V{} + xi.y(), z0 = V{} + xi.z(), reach0 = V{} + (ri + skin);
+        const M lane{0, 1, 2, 3};
+        for (int g = 0; g < nr; ++g)
+          for (std::uint32_t t = range[g][0]; t < range[g][1]; t += 4) {
+            V gx, gy, gz, gr;
+            std::memcpy(&gx, &grid.x[t], sizeof gx);
+            std::memcpy(&gy, &grid.y[t], sizeof gy);
+            std::memcpy(&gz, &grid.z[t], sizeof gz);
+            std::memcpy(&gr, &grid.r[t], sizeof gr);
+            const V dx = x0 - gx, dy = y0 - gy, dz = z0 - gz, reach = reach0 + gr;
+            const M later{grid.id[t], grid.id[t + 1], grid.id[t + 2], grid.id[t + 3]};
+            const M keep = ~(dx * dx + dy * dy + dz * dz > reach * reach) & (later > (long long)id) &
+                           (lane < (long long)(range[g][1] - t));
+            for (int l = 0; l < 4; ++l) {
+              found[kept] = t + std::uint32_t(l);
+              kept += std::size_t(keep[l] & 1);
+            }
+          }
+      }
+      const std::size_t first = out.size();
       out.resize(first + kept);
+      for (std::size_t m = 0; m < kept; ++m) {
+        const std::uint32_t j = grid.index[found[m]];
+        out[first + m] = {(std::uint64_t(id) << 32) | grid.id[found[m]], std::min(i, j), std::max(i, j)};  // pair_key
+      }
       // This particle's partners by key (insertion sort: a handful of entries).
       for (std::size_t u = first + 1; u < out.size(); ++u) {
         const CandidatePair x = out[u];

@@ -69,7 +69,7 @@ class ContactDetector {
                         plane_particle_.capacity() * sizeof(std::uint32_t) +
                         (id_order_.capacity() + cell_index_.capacity() + cell_start_.capacity() +
                          cell_fill_.capacity()) * sizeof(std::uint32_t) +
-                        grid_entry_.capacity() * sizeof(GridEntry);
+                        grid_.memory_bytes();
     for (const auto& v : pair_found_) bytes += v.capacity() * sizeof(CandidatePair);
     for (const auto& v : wall_found_) bytes += v.capacity() * sizeof(WallRecord);
     return bytes;
@@ -92,12 +92,19 @@ class ContactDetector {
     std::uint64_t key;
     std::uint32_t a, b;
   };
-  /// A particle in the cell grid (copied in cell order).
-  struct GridEntry {
-    Vec3 x;
-    double r;
-    std::uint32_t index, id;
+  /// The particles in cell order, as columns (the candidate search tests four at a time), with
+  /// `grid_pad` entries more that a search loads but never keeps.
+  struct Grid {
+    std::vector<double> x, y, z, r;
+    std::vector<std::uint32_t> index, id;
+    void resize(std::size_t n) {
+      for (auto* v : {&x, &y, &z, &r}) v->resize(n);
+      index.resize(n);
+      id.resize(n);
+    }
+    std::size_t memory_bytes() const { return x.capacity() * 4 * sizeof(double) + index.capacity() * 2 * sizeof(std::uint32_t); }
   };
+  static constexpr std::size_t grid_pad = 3;
   /// A touching wall contact found this step, before it is written into the list.
   struct WallRecord {
     std::uint64_t key;
@@ -127,7 +134,7 @@ class ContactDetector {
   std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed (their history)
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)
   std::vector<std::uint32_t> cell_index_, cell_start_, cell_fill_;  ///< grid of the last rebuild
-  std::vector<GridEntry> grid_entry_;                ///< particles by cell
+  Grid grid_;                                        ///< particles by cell
   std::vector<std::vector<CandidatePair>> pair_found_;  ///< per particle chunk, at rebuilds
   std::vector<std::vector<WallRecord>> wall_found_;     ///< per particle chunk (or key-sorted slices), every step
   std::vector<WallRecord> wall_sorted_;              ///< all wall records by key, when chunks are not in key order

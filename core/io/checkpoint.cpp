@@ -81,7 +81,8 @@ struct DetectorMirror {
   std::vector<Contact> f, g;     // scratch buffers only: no state between steps
   std::vector<std::uint32_t> f1;  // (from here to f9 too: collision workspace, see collision.hpp)
   std::vector<std::uint32_t> f1a, f1b, f1c;
-  std::vector<char> f1d;
+  std::vector<double> f1d, f1e, f1f, f1g;  // the cell grid, by column
+  std::vector<std::uint32_t> f1h, f1i;
   std::vector<std::vector<char>> f2, f3;
   std::vector<char> f4;
   std::vector<std::span<const char>> f5;
