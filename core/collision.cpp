@@ -282,12 +282,15 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       c.a = std::int32_t(f.a);
       c.b = std::int32_t(f.b);
       c.effective_radius = p.radius[c.a] * p.radius[c.b] / (p.radius[c.a] + p.radius[c.b]);  // constant per pair
-      // Not yet known: read as "touched last step", so that the first geometry pass after the rebuild
-      // resets the carried history of a pair that no longer touches (the SDEM kernel resets only pairs
-      // that touched last step).
-      c.overlap = std::numeric_limits<double>::infinity();
+      // The overlap of the last geometry pass for a carried pair, zero (not touching) for a new one:
+      // the SDEM kernel resets the history of a pair that touched last step and no longer does, and a
+      // new pair has none (a narrow phase with pair geometry recomputes it anyway).
+      c.overlap = 0;
       while (j < old.size() && old[j].key < f.key) ++j;
-      if (j < old.size() && old[j].key == f.key) take_history(c, old[j]);  // as carry_history
+      if (j < old.size() && old[j].key == f.key) {
+        take_history(c, old[j]);  // as carry_history
+        c.overlap = old[j].overlap;
+      }
       contacts[offset[chunk] + m] = c;
     }
   });

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -297,12 +298,29 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
     }
     return std::min<std::size_t>(pairs, (first + sdem::lane_count - 1) / sdem::lane_count * sdem::lane_count);
   };
+  // Region bounds: equal particle counts at first; then the bounds that split the time the regions of
+  // the last schedule took evenly (cost taken as uniform within each of them), which balances the
+  // threads whatever makes a part of the bed dearer (more contacts, walls, cache misses).
+  std::vector<std::size_t> bound(regions + 1);
+  const bool measured = region_bound_.size() == regions + 1 && region_bound_.back() == np &&
+                        std::all_of(region_seconds_.begin(), region_seconds_.end(), [](double t) { return t > 0; });
+  const double total = std::accumulate(region_seconds_.begin(), region_seconds_.end(), 0.0);
+  for (std::size_t r = 0, q = 0; r <= regions; ++r) {
+    bound[r] = np * r / regions;
+    if (!measured || r == 0 || r == regions) continue;
+    double before = 0, target = total * double(r) / double(regions);  // time of the old regions before q
+    while (q + 1 < regions && before + region_seconds_[q] < target) before += region_seconds_[q++];
+    const double part = std::clamp((target - before) / region_seconds_[q], 0.0, 1.0);
+    bound[r] = std::max(bound[r - 1], region_bound_[q] + std::size_t(part * double(region_bound_[q + 1] - region_bound_[q])));
+  }
+  region_bound_ = bound;
+  region_seconds_.assign(regions, 0.0);
   schedule_regions_ = regions;
   region_block_.assign(1, 0);
   block_particle_.assign(1, 0);
   block_contact_.assign(1, 0);
   for (std::size_t r = 0; r < regions; ++r) {
-    const std::size_t p_end = np * (r + 1) / regions;
+    const std::size_t p_end = bound[r + 1];
     std::size_t i = block_particle_.back();
     do {  // at least one block per region, so that every region owns its candidate range
       i = std::min(p_end, i + chunk_size);
@@ -316,8 +334,8 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
   }
   // A candidate of region r that touches a particle of another region (a later one, in the sorted order)
   // is "crossing": region r computes its lane group first, before it moves any particle, and then
-  // signals. That other particle is "late": its region gathers it at its end, once the earlier regions
-  // have signalled. Without the sorted order every particle is late and gathered after all regions.
+  // signals. That other particle is "late": its region gathers it only once the earlier regions have
+  // signalled. Without the sorted order every particle is late and gathered after all regions.
   schedule_sorted_ = sorted;
   auto outside = [&](std::size_t r, int i) {
     return std::size_t(i) < block_particle_[region_block_[r]] || std::size_t(i) >= block_particle_[region_block_[r + 1]];
@@ -498,6 +516,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     for (std::size_t r = 0; r < schedule_regions_; ++r) signalled_[r].store(false, std::memory_order_relaxed);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
       for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
+        const auto t_region = Clock::now();
         for (std::size_t g = region_early_[r]; g < region_early_[r + 1]; ++g) lane_group(early_groups_[g] * sdem::lane_count);
         signalled_[r].store(true, std::memory_order_release);
         auto earlier_signalled = [&] {
@@ -520,6 +539,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
         }
         if (!ready && earlier_signalled()) gather_late(r, pending, np);
         pending_late_[r] = std::uint32_t(pending);
+        region_seconds_[r] += seconds_since(t_region);
       }
     }, tbb::simple_partitioner());
     // Stage 3b: late particles left behind, once every wrench is final.

@@ -264,6 +264,8 @@ class SdemStepper : public Stepper {
   std::uint64_t schedule_version_ = ~std::uint64_t(0);  ///< adjacency_version_ it was built for
   bool schedule_sorted_ = true;  ///< candidates follow the particle order (else every particle is late)
   std::vector<std::uint32_t> region_block_, block_particle_{0}, block_contact_;
+  std::vector<std::size_t> region_bound_;  ///< first particle of each region, and np
+  std::vector<double> region_seconds_;     ///< per region: time taken since the schedule was built
   std::vector<std::uint8_t> late_, early_group_;
   std::vector<std::uint32_t> late_particles_, region_late_, early_groups_, region_early_;
   std::unique_ptr<std::atomic<bool>[]> signalled_;  ///< per region: its crossing groups are done
