@@ -454,6 +454,14 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     }
     while (w < nw && wall_particle_[w] < i) ++w;
     for (; w < nw && wall_particle_[w] == i; ++w) {
+      // The records were written by the detector at the start of the step and have left the caches by
+      // now, and only walls read the particle's material and mass: ask for them a few entries ahead.
+      if (w + 4 < nw) {
+        const char* ahead = reinterpret_cast<const char*>(&contacts[pairs + wall_entry_[w + 4]]);
+        __builtin_prefetch(ahead), __builtin_prefetch(ahead + 64);
+        const std::uint32_t a = wall_particle_[w + 4];
+        __builtin_prefetch(&p.material[a]), __builtin_prefetch(&p.mass[a]);
+      }
       const std::size_t e = wall_entry_[w];
       Contact& c = contacts[pairs + e];
       ContactWrench cw;
