@@ -223,7 +223,7 @@ using sdem::no_wrench;
 using sdem::normal_terms;
 using sdem::NormalTerms;
 
-// Stage 2b: the wrench of one wall contact (geometry from the detector). Same law; the lever arm is
+// The wrench of one wall contact (geometry from the detector), computed in its particle's gather. Same law; the lever arm is
 // the contact point, and the wall's surface velocity enters the relative velocity.
 template <SdemNormalLaw law>
 void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
@@ -515,7 +515,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       std::size_t w = first_wall_entry(late_particles_[j]);
       for (; j < region_late_[r + 1] && late_particles_[j] < end; ++j) gather(late_particles_[j], w, law_tag);
     };
-    // Stages 2b and 3, one region of particles per thread: its crossing candidates first (then it
+    // Stages 2 and 3, one region of particles per thread: its crossing candidates first (then it
     // signals), then block by block the block's candidates and the gather (and integration) of the block's
     // particles while their wrenches are still in cache. Late particles join the gathers once every
     // earlier region has signalled; those of blocks before that wait, and at the region's end they are

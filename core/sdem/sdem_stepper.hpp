@@ -21,8 +21,9 @@
 //      candidates of a particle come no later than its block's, in the detector's key order). A region
 //      first computes its candidates that reach into another region, then signals; a particle with such
 //      a candidate ("late") is gathered by its own region once the earlier regions have signalled, or
-//      after all regions (never a wait). Wall contacts are computed in their particle's gather. The
-//      schedule orders the work; it does not change any result
+//      after all regions (never a wait). Wall contacts are computed in their particle's gather. Region
+//      bounds split the measured time of the last schedule evenly. The schedule orders the work; it
+//      does not change any result
 //   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
 //   -> timers.forces (stages 2-5)
 //   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
