@@ -83,29 +83,46 @@ void World::wrap_periodic() {
 }
 
 void World::check_stability(double max_overlap_ratio) const {
-  for (std::size_t i = 0; i < particles.size(); ++i) {
-    if (!particles.position[i].allFinite() || !particles.velocity[i].allFinite() ||
-        !particles.angular_velocity[i].allFinite())
-      throw InstabilityError(fmt::format("step {} (t = {:.6g} s): particle id {} has a non-finite position or velocity; "
-                                         "the time step is likely too large for the contact stiffness",
-                                         step, time, particles.id[i]),
-                             step);
-  }
+  // In parallel; the error names the first bad particle and then the first bad contact, by index, as a
+  // serial scan would.
+  auto first_bad = [](std::size_t n, auto bad) {
+    return tbb::parallel_reduce(
+        tbb::blocked_range<std::size_t>(0, n, 4096), n,
+        [&](const tbb::blocked_range<std::size_t>& r, std::size_t found) {
+          for (std::size_t k = r.begin(); k != r.end() && k < found; ++k)
+            if (bad(k)) return k;
+          return found;
+        },
+        [](std::size_t x, std::size_t y) { return std::min(x, y); });
+  };
+  const std::size_t i = first_bad(particles.size(), [&](std::size_t i) {
+    return !particles.position[i].allFinite() || !particles.velocity[i].allFinite() || !particles.angular_velocity[i].allFinite();
+  });
+  if (i < particles.size())
+    throw InstabilityError(fmt::format("step {} (t = {:.6g} s): particle id {} has a non-finite position or velocity; "
+                                       "the time step is likely too large for the contact stiffness",
+                                       step, time, particles.id[i]),
+                           step);
   // The overlaps of the last force evaluation, without a sync.
-  for (std::size_t k = 0; k < contacts_.size(); ++k) {
+  auto overlap_of = [&](std::size_t k) {
+    return deferred_.records_stale && k < deferred_.history.size() ? deferred_.history[k].overlap : contacts_[k].overlap;
+  };
+  auto limit_of = [&](const Contact& c) {
+    return max_overlap_ratio * (c.is_wall() ? particles.radius[c.a] : std::min(particles.radius[c.a], particles.radius[c.b]));
+  };
+  const std::size_t k = first_bad(contacts_.size(), [&](std::size_t k) {
+    const double overlap = overlap_of(k);
+    return overlap > 0 && overlap > limit_of(contacts_[k]);
+  });
+  if (k < contacts_.size()) {
     const Contact& c = contacts_[k];
-    const double overlap =
-        deferred_.records_stale && k < deferred_.history.size() ? deferred_.history[k].overlap : c.overlap;
-    if (overlap <= 0) continue;
-    const double r = c.is_wall() ? particles.radius[c.a] : std::min(particles.radius[c.a], particles.radius[c.b]);
-    if (overlap > max_overlap_ratio * r)
-      throw InstabilityError(
-          fmt::format("step {} (t = {:.6g} s): overlap {:.3g} m between particle id {} and {} exceeds {} of the radius; "
-                      "the simulation is unstable (time step too large or stiffness too low for the load)",
-                      step, time, overlap, particles.id[c.a],
-                      c.is_wall() ? fmt::format("wall '{}'", walls[c.wall_index()].name) : fmt::format("particle id {}", particles.id[c.b]),
-                      max_overlap_ratio),
-          step);
+    throw InstabilityError(
+        fmt::format("step {} (t = {:.6g} s): overlap {:.3g} m between particle id {} and {} exceeds {} of the radius; "
+                    "the simulation is unstable (time step too large or stiffness too low for the load)",
+                    step, time, overlap_of(k), particles.id[c.a],
+                    c.is_wall() ? fmt::format("wall '{}'", walls[c.wall_index()].name) : fmt::format("particle id {}", particles.id[c.b]),
+                    max_overlap_ratio),
+        step);
   }
 }
 

@@ -523,7 +523,8 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     // an earlier one on the same thread).
     for (std::size_t r = 0; r < schedule_regions_; ++r) signalled_[r].store(false, std::memory_order_relaxed);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
-      for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
+      for (std::size_t rr_index = rr.begin(); rr_index != rr.end(); ++rr_index) {
+        const std::size_t r = reverse_regions_ ? schedule_regions_ - 1 - rr_index : rr_index;
         const auto t_region = Clock::now();
         for (std::size_t g = region_early_[r]; g < region_early_[r + 1]; ++g) lane_group(early_groups_[g] * sdem::lane_count);
         signalled_[r].store(true, std::memory_order_release);

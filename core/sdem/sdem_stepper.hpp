@@ -208,7 +208,12 @@ class SdemStepper : public Stepper {
 
   /// Regions of the fused force stage (see step 3 above); 0 (the default): one per thread that can run.
   /// The results do not depend on it. Exposed for tests and benchmarks.
-  void set_regions(std::size_t n) { forced_regions_ = n; }
+  /// `reverse_order` starts the regions from the last (tests: on one thread every region but the first
+  /// then finds the earlier ones not yet signalled and leaves its late particles for the end).
+  void set_regions(std::size_t n, bool reverse_order = false) {
+    forced_regions_ = n;
+    reverse_regions_ = reverse_order;
+  }
   /// Regions so far whose late particles waited for the end of the stage (an earlier region had not
   /// yet computed its crossing candidates); for tests.
   std::uint64_t deferred_regions() const { return deferred_regions_; }
@@ -261,6 +266,7 @@ class SdemStepper : public Stepper {
   // another region: early_groups_[region_early_[r] ..], flagged in early_group_); its late particles
   // (flagged in late_; late_particles_[region_late_[r] ..]) wait for the earlier regions' signals.
   std::size_t forced_regions_ = 0;  ///< set_regions
+  bool reverse_regions_ = false;     ///< set_regions
   std::size_t schedule_regions_ = 0;
   std::uint64_t schedule_version_ = ~std::uint64_t(0);  ///< adjacency_version_ it was built for
   bool schedule_sorted_ = true;  ///< candidates follow the particle order (else every particle is late)
