@@ -65,7 +65,8 @@ bool ContactDetector::needs_rebuild(const ParticleStore& particles, const Collis
 // contacts) and keeps the previous list in scratch_ (the caller carries the wall history from its
 // tail). Parallel over fixed particle chunks; the result does not depend on the thread count.
 void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
-                                    std::vector<Contact>& contacts, std::size_t old_pairs) {
+                                    std::vector<Contact>& contacts, std::size_t old_pairs,
+                                    std::vector<PairHistory>* pair_history) {
   const std::size_t n = p.size();
   ++stats_.rebuilds;
   reference_position_ = p.position;
@@ -75,6 +76,8 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   scratch_.swap(contacts);
   if (n == 0) {
     contacts.clear();
+    pair_particles_.clear();
+    if (pair_history) pair_history->clear();
     pair_count_ = 0;
     return;
   }
@@ -269,6 +272,8 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
   const std::size_t total = offset[nchunks];
   if (contacts.size() < total) contacts.resize(total);  // the tail is set by the caller
+  pair_particles_.resize(2 * total);
+  if (pair_history) pair_history->resize(total);
   const std::span<const Contact> old(scratch_.data(), std::min(old_pairs, scratch_.size()));
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     const std::vector<CandidatePair>& found = pair_found_[chunk];
@@ -291,7 +296,10 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
         take_history(c, old[j]);  // as carry_history
         c.overlap = old[j].overlap;
       }
-      contacts[offset[chunk] + m] = c;
+      const std::size_t k = offset[chunk] + m;
+      contacts[k] = c;
+      pair_particles_[2 * k] = c.a, pair_particles_[2 * k + 1] = c.b;
+      if (pair_history) (*pair_history)[k] = {c.overlap, c.tangential_spring};
     }
   });
   pair_count_ = total;
@@ -523,7 +531,7 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
                              std::vector<Contact>& contacts, bool pair_geometry,
-                             const std::function<void()>& before_rebuild) {
+                             const std::function<void()>& before_rebuild, std::vector<PairHistory>* pair_history) {
   // Default skin: 10 % of the mean radius.
   if (settings.skin > 0) {
     skin_ = settings.skin;
@@ -538,7 +546,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
   if (rebuild) {
     if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
-    rebuild_pairs(p, settings, contacts, old_pairs);  // the previous list moves to scratch_
+    rebuild_pairs(p, settings, contacts, old_pairs, pair_history);  // the previous list moves to scratch_
     plane_lists_valid_ = false;
   }
   if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);

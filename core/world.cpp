@@ -46,10 +46,16 @@ void World::detect_contacts(bool pair_geometry) {
     if (deferred_.records_stale) sync_contacts();
     deferred_.mirrors_records = false;
   }
-  detector.update(particles, walls, collision, contacts_, pair_geometry, [this] {
-    if (deferred_.records_stale) sync_contacts(/*history_only=*/true);
-    deferred_.mirrors_records = false;
-  });
+  // Without pair geometry (SDEM) a rebuild also writes the deferred history, as the records hold it.
+  const std::uint64_t rebuilds = detector.stats().rebuilds;
+  detector.update(
+      particles, walls, collision, contacts_, pair_geometry,
+      [this] {
+        if (deferred_.records_stale) sync_contacts(/*history_only=*/true);
+        deferred_.mirrors_records = false;
+      },
+      pair_geometry ? nullptr : &deferred_.history);
+  if (!pair_geometry && detector.stats().rebuilds != rebuilds) deferred_.mirrors_records = true;
   // Members of one body do not collide with each other (without pair geometry the caller masks them).
   if (pair_geometry && !bodies.empty()) mask_self_contacts(*this);
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

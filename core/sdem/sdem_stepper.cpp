@@ -135,13 +135,19 @@ void SdemStepper::build_adjacency(World& world) {
   if (!load_history && !rebuild) return;
   if (load_history) deferred.history.resize(pairs);
   if (rebuild) pair_index_.resize(2 * pairs);
-  // One pass over the 256-byte records; everything after it reads the compact pair_index_.
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      if (load_history) deferred.history[k] = {contacts[k].overlap, contacts[k].tangential_spring};
-      if (rebuild) pair_index_[2 * k] = contacts[k].a, pair_index_[2 * k + 1] = contacts[k].b;
-    }
-  });
+  // After a rebuild World holds the history (mirrors_records: nobody had the records to change since)
+  // and the detector the particle indices; otherwise one pass over the 256-byte records. Everything
+  // after it reads the compact pair_index_.
+  const std::vector<std::int32_t>& indices = world.detector.pair_particles();
+  const bool indices_current = !load_history && indices.size() == 2 * pairs;
+  if (rebuild && indices_current) std::copy(indices.begin(), indices.end(), pair_index_.begin());
+  if (load_history || (rebuild && !indices_current))
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t k = r.begin(); k != r.end(); ++k) {
+        if (load_history) deferred.history[k] = {contacts[k].overlap, contacts[k].tangential_spring};
+        if (rebuild && !indices_current) pair_index_[2 * k] = contacts[k].a, pair_index_[2 * k + 1] = contacts[k].b;
+      }
+    });
   deferred.mirrors_records = true;
   if (!rebuild) return;
   // CSR: entry e = 2k + side of pair candidate k goes to particle pair_index_[e], in increasing e.
