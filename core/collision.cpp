@@ -66,7 +66,7 @@ bool ContactDetector::needs_rebuild(const ParticleStore& particles, const Collis
 // tail). Parallel over fixed particle chunks; the result does not depend on the thread count.
 void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
                                     std::vector<Contact>& contacts, std::size_t old_pairs,
-                                    std::vector<PairHistory>* pair_history) {
+                                    std::vector<PairHistory>* pair_history, bool pair_history_current) {
   const std::size_t n = p.size();
   ++stats_.rebuilds;
   reference_position_ = p.position;
@@ -273,8 +273,9 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   const std::size_t total = offset[nchunks];
   if (contacts.size() < total) contacts.resize(total);  // the tail is set by the caller
   pair_particles_.resize(2 * total);
-  if (pair_history) pair_history->resize(total);
+  if (pair_history) history_scratch_.resize(total);
   const std::span<const Contact> old(scratch_.data(), std::min(old_pairs, scratch_.size()));
+  const PairHistory* old_history = pair_history && pair_history_current && pair_history->size() >= old.size() ? pair_history->data() : nullptr;
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     const std::vector<CandidatePair>& found = pair_found_[chunk];
     if (found.empty()) return;
@@ -293,15 +294,21 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       c.overlap = 0;
       while (j < old.size() && old[j].key < f.key) ++j;
       if (j < old.size() && old[j].key == f.key) {
-        take_history(c, old[j]);  // as carry_history
-        c.overlap = old[j].overlap;
+        if (old_history) {
+          take_history(c, old[j], old_history[j]);
+          c.overlap = old_history[j].overlap;
+        } else {
+          take_history(c, old[j]);  // as carry_history
+          c.overlap = old[j].overlap;
+        }
       }
       const std::size_t k = offset[chunk] + m;
       contacts[k] = c;
       pair_particles_[2 * k] = c.a, pair_particles_[2 * k + 1] = c.b;
-      if (pair_history) (*pair_history)[k] = {c.overlap, c.tangential_spring};
+      if (pair_history) history_scratch_[k] = {c.overlap, c.tangential_spring};
     }
   });
+  if (pair_history) pair_history->swap(history_scratch_);
   pair_count_ = total;
 }
 
@@ -531,7 +538,8 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
                              std::vector<Contact>& contacts, bool pair_geometry,
-                             const std::function<void()>& before_rebuild, std::vector<PairHistory>* pair_history) {
+                             const std::function<void()>& before_rebuild, std::vector<PairHistory>* pair_history,
+                             bool pair_history_current) {
   // Default skin: 10 % of the mean radius.
   if (settings.skin > 0) {
     skin_ = settings.skin;
@@ -546,7 +554,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
   if (rebuild) {
     if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
-    rebuild_pairs(p, settings, contacts, old_pairs, pair_history);  // the previous list moves to scratch_
+    rebuild_pairs(p, settings, contacts, old_pairs, pair_history, pair_history_current);  // the previous list moves to scratch_
     plane_lists_valid_ = false;
   }
   if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);

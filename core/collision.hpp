@@ -55,10 +55,12 @@ class ContactDetector {
   /// `before_rebuild` runs before the candidates are rebuilt (World: bring deferred history into the records).
   /// `pair_history`, when given, receives at a rebuild each pair candidate's overlap and tangential spring
   /// as its record holds them (World: the SDEM stepper's deferred history, which then need not be read
-  /// back from the 256-byte records).
+  /// back from the 256-byte records). With `pair_history_current` it also holds the previous
+  /// candidates' (the records' lag behind), and the rebuild carries them from there.
   void update(const ParticleStore& particles, const std::vector<Wall>& walls, const CollisionSettings& settings,
               std::vector<Contact>& contacts, bool pair_geometry = true,
-              const std::function<void()>& before_rebuild = {}, std::vector<PairHistory>* pair_history = nullptr);
+              const std::function<void()>& before_rebuild = {}, std::vector<PairHistory>* pair_history = nullptr,
+              bool pair_history_current = false);
   /// Particle indices a, b of pair candidate k at 2k and 2k + 1, as of the last rebuild (empty after
   /// restore(): then only the records have them).
   const std::vector<std::int32_t>& pair_particles() const { return pair_particles_; }
@@ -70,6 +72,7 @@ class ContactDetector {
   /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
   std::size_t memory_bytes() const {
     std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) + pair_particles_.capacity() * sizeof(std::int32_t) +
+                        history_scratch_.capacity() * sizeof(PairHistory) +
                         (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
                         plane_particle_.capacity() * sizeof(std::uint32_t) +
@@ -122,7 +125,7 @@ class ContactDetector {
   };
 
   void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
-                     std::size_t old_pairs, std::vector<PairHistory>* pair_history);
+                     std::size_t old_pairs, std::vector<PairHistory>* pair_history, bool pair_history_current);
   void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
   void write_wall_contacts(const ParticleStore& particles, std::vector<Contact>& contacts,
                            std::span<const Contact> old_tail, bool tail_in_place);
@@ -139,6 +142,7 @@ class ContactDetector {
   // outdated list whose storage the next rebuild reuses (its size is kept: no reconstruction).
   std::vector<Contact> scratch_;
   std::vector<std::int32_t> pair_particles_;  ///< pair_particles()
+  std::vector<PairHistory> history_scratch_;  ///< the new pair history while the previous one is read
   std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed (their history)
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)
   std::vector<std::uint32_t> cell_index_, cell_start_, cell_fill_;  ///< grid of the last rebuild

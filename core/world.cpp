@@ -46,16 +46,21 @@ void World::detect_contacts(bool pair_geometry) {
     if (deferred_.records_stale) sync_contacts();
     deferred_.mirrors_records = false;
   }
-  // Without pair geometry (SDEM) a rebuild also writes the deferred history, as the records hold it.
+  // Without pair geometry (SDEM) a rebuild also writes the deferred history, as the new records hold it,
+  // and when the deferred history is ahead of the records it carries it from there, not from them.
   const std::uint64_t rebuilds = detector.stats().rebuilds;
+  const bool history_ahead = !pair_geometry && deferred_.records_stale && deferred_.history.size() == pair_contact_count();
   detector.update(
       particles, walls, collision, contacts_, pair_geometry,
-      [this] {
-        if (deferred_.records_stale) sync_contacts(/*history_only=*/true);
+      [this, history_ahead] {
+        if (deferred_.records_stale && !history_ahead) sync_contacts(/*history_only=*/true);
         deferred_.mirrors_records = false;
       },
-      pair_geometry ? nullptr : &deferred_.history);
-  if (!pair_geometry && detector.stats().rebuilds != rebuilds) deferred_.mirrors_records = true;
+      pair_geometry ? nullptr : &deferred_.history, history_ahead);
+  if (!pair_geometry && detector.stats().rebuilds != rebuilds) {
+    deferred_.mirrors_records = true;
+    deferred_.records_stale = false;  // the new records hold the history; their force is zero until the next force stage
+  }
   // Members of one body do not collide with each other (without pair geometry the caller masks them).
   if (pair_geometry && !bodies.empty()) mask_self_contacts(*this);
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
