@@ -1,7 +1,8 @@
 // The SDEM stepper keeps the pair candidates' overlap and tangential spring outside the contact records
 // (World::deferred_contacts) and World::contacts() writes them into the records when read. Checked here:
 //  - reading the records (which also makes the stepper load them again) changes nothing in the run:
-//    bitwise the same particles and contacts as a run that never reads them, across candidate rebuilds;
+//    bitwise the same particles and contacts as a run that never reads them, across candidate rebuilds
+//    (which carry the pair history from the records when they are current, else from the deferred store);
 //  - the synced records are what the force stage used: per particle, the sum of its contact forces is
 //    the contact force the gather applied (same additions, different order: 1e-12 relative), and the
 //    normal and point are those of the current positions.
@@ -20,13 +21,17 @@ World settling_world(double rolling_friction) {
   return w;
 }
 
-void reading_changes_nothing(double rolling_friction) {
+/// `sync_every_step`: the read run syncs the records (const read) before every step, so each candidate
+/// rebuild carries the history from the records, while the unread run's rebuilds carry it from the
+/// deferred store, which is then ahead of the records.
+void reading_changes_nothing(double rolling_friction, bool sync_every_step = false) {
   SdemSettings settings;
   settings.time_step = 2e-5;
   World read = settling_world(rolling_friction), unread = settling_world(rolling_friction);
   SdemStepper a(settings), b(settings);
   std::size_t touching = 0;
   for (int i = 0; i < 3000; ++i) {
+    if (sync_every_step) static_cast<const World&>(read).contacts();
     a.step(read);
     b.step(unread);
     if (i % 7 == 0) {
@@ -56,6 +61,7 @@ BOOST_AUTO_TEST_SUITE(sdem_deferred_contacts)
 
 BOOST_AUTO_TEST_CASE(reading_the_records_changes_nothing) { reading_changes_nothing(0.0); }
 BOOST_AUTO_TEST_CASE(reading_the_records_changes_nothing_with_rolling_resistance) { reading_changes_nothing(0.05); }
+BOOST_AUTO_TEST_CASE(rebuilds_carry_the_same_history_from_records_and_deferred_store) { reading_changes_nothing(0.0, true); }
 
 BOOST_AUTO_TEST_CASE(synced_records_hold_the_applied_forces) {
   SdemSettings settings;
