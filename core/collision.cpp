@@ -396,7 +396,7 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
         if (h.overlap <= 0) continue;
         const std::uint64_t key = wall_key(p.id[i], w, h.feature);
         if (!out.empty() && out.back().key >= key) in_order = false;
-        out.push_back({key, h.normal, h.point, h.overlap, std::uint32_t(i), w});
+        out.push_back({key, h.normal, h.point, h.overlap, p.radius[i], std::uint32_t(i), w});
       }
     };
     auto collide_one = [&](std::size_t i, std::uint16_t w) {
@@ -483,10 +483,15 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
 // place: geometry overwritten, force cleared, age incremented, history left where it is. Otherwise a
 // fresh contact is written for each record (the old tail first copied aside when it lies in the list).
 // Parallel over the segments; each writes its own range of the tail.
-void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Contact>& contacts,
+void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts,
                                           std::span<const Contact> old_tail, bool tail_in_place) {
   const std::size_t m = wall_offset_.back(), nseg = wall_segment_.size();
   const std::size_t base = pair_count_;
+  wall_particles_.resize(2 * m);
+  auto note_particle = [&](std::size_t e, const WallRecord& w) {
+    wall_particles_[2 * e] = w.particle;
+    wall_particles_[2 * e + 1] = w.wall;
+  };
   if (tail_in_place && wall_keys_unique_ && old_tail.size() == m) {
     const bool same_keys = tbb::parallel_reduce(
         tbb::blocked_range<std::size_t>(0, nseg, 1), true,
@@ -501,16 +506,18 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
     if (same_keys) {
       tbb::parallel_for(std::size_t(0), nseg, [&](std::size_t s) {
         Contact* c = contacts.data() + base + wall_offset_[s];
+        std::size_t e = wall_offset_[s];
         for (const WallRecord& w : wall_segment_[s]) {
           c->a = std::int32_t(w.particle);
           c->b = -1 - std::int32_t(w.wall);
           c->normal = w.normal;
           c->point = w.point;
           c->overlap = w.overlap;
-          c->effective_radius = p.radius[w.particle];
+          c->effective_radius = w.radius;
           c->force.setZero();
           ++c->age;
           ++c;
+          note_particle(e++, w);
         }
       });
       return;
@@ -529,7 +536,9 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
     auto first_not_less = [](const Contact& c, std::uint64_t key) { return c.key < key; };
     std::size_t j = std::size_t(std::lower_bound(old_tail.begin(), old_tail.end(), records[0].key, first_not_less) - old_tail.begin());
     Contact* out = contacts.data() + base + wall_offset_[s];
+    std::size_t e = wall_offset_[s];
     for (const WallRecord& w : records) {
+      note_particle(e++, w);
       Contact c;
       c.key = w.key;
       c.a = std::int32_t(w.particle);
@@ -537,7 +546,7 @@ void ContactDetector::write_wall_contacts(const ParticleStore& p, std::vector<Co
       c.normal = w.normal;
       c.point = w.point;
       c.overlap = w.overlap;
-      c.effective_radius = p.radius[w.particle];
+      c.effective_radius = w.radius;
       while (j < old_tail.size() && old_tail[j].key < w.key) ++j;
       if (j < old_tail.size() && old_tail[j].key == w.key) take_history(c, old_tail[j]);  // as carry_history
       *out++ = c;
@@ -582,12 +591,13 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   // step's wall contacts (the tail of the previous list).
   if (walls.empty() || p.size() == 0) {
     contacts.resize(pair_count_);
+    wall_particles_.clear();
   } else {
     find_wall_contacts(p, walls);
     const std::vector<Contact>& previous = rebuild ? scratch_ : contacts;
     const std::span<const Contact> old_tail =
         std::span<const Contact>(previous).subspan(std::min(old_pairs, previous.size()));
-    write_wall_contacts(p, contacts, old_tail, !rebuild);
+    write_wall_contacts(contacts, old_tail, !rebuild);
   }
   stats_.candidates = pair_count_;
   stats_.wall_contacts = contacts.size() - pair_count_;

@@ -64,6 +64,9 @@ class ContactDetector {
   /// Particle indices a, b of pair candidate k at 2k and 2k + 1, as of the last rebuild (empty after
   /// restore(): then only the records have them).
   const std::vector<std::int32_t>& pair_particles() const { return pair_particles_; }
+  /// Particle index and wall index of wall contact e (list index pair_count() + e) at 2e and 2e + 1, as of
+  /// the last update (empty after restore()).
+  const std::vector<std::uint32_t>& wall_particles() const { return wall_particles_; }
 
   std::size_t pair_count() const { return pair_count_; }
   const CollisionStats& stats() const { return stats_; }
@@ -72,6 +75,7 @@ class ContactDetector {
   /// Heap bytes held by the detector's own buffers (by capacity), for memory reports.
   std::size_t memory_bytes() const {
     std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) + pair_particles_.capacity() * sizeof(std::int32_t) +
+                        wall_particles_.capacity() * sizeof(std::uint32_t) +
                         history_scratch_.capacity() * sizeof(PairHistory) +
                         (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
@@ -89,6 +93,7 @@ class ContactDetector {
   void restore(DetectorState s) {
     plane_lists_valid_ = false;
     pair_particles_.clear();
+    wall_particles_.clear();
     valid_ = s.valid;
     reference_position_ = std::move(s.reference_position);
     pair_count_ = s.pair_count;
@@ -120,6 +125,7 @@ class ContactDetector {
     std::uint64_t key;
     Vec3 normal, point;
     double overlap;
+    double radius;  ///< the particle's (the contact's effective radius)
     std::uint32_t particle;
     std::uint16_t wall;
   };
@@ -127,7 +133,7 @@ class ContactDetector {
   void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
                      std::size_t old_pairs, std::vector<PairHistory>* pair_history, bool pair_history_current);
   void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
-  void write_wall_contacts(const ParticleStore& particles, std::vector<Contact>& contacts,
+  void write_wall_contacts(std::vector<Contact>& contacts,
                            std::span<const Contact> old_tail, bool tail_in_place);
   bool needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const;
   bool static_planes_unchanged(const std::vector<Wall>& walls) const;
@@ -142,6 +148,7 @@ class ContactDetector {
   // outdated list whose storage the next rebuild reuses (its size is kept: no reconstruction).
   std::vector<Contact> scratch_;
   std::vector<std::int32_t> pair_particles_;  ///< pair_particles()
+  std::vector<std::uint32_t> wall_particles_;  ///< wall_particles()
   std::vector<PairHistory> history_scratch_;  ///< the new pair history while the previous one is read
   std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed (their history)
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)

@@ -81,6 +81,7 @@ struct DetectorMirror {
   std::vector<Contact> f, g;     // scratch buffers only: no state between steps
   std::vector<std::int32_t> f0;  // pair particle indices: a copy of the records', cleared by restore()
   std::vector<PairHistory> f00;  // scratch for the pair history at a rebuild
+  std::vector<std::uint32_t> f01;  // wall contacts' particle and wall: a copy of the records', cleared by restore()
   std::vector<std::uint32_t> f1;  // (from here to f9 too: collision workspace, see collision.hpp)
   std::vector<std::uint32_t> f1a, f1b, f1c;
   std::vector<double> f1d, f1e, f1f, f1g;  // the cell grid, by column

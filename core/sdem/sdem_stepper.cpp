@@ -415,12 +415,19 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   wall_particle_.resize(nw);
   wall_of_.resize(nw);
   wall_load_.resize(nw);
+  // The detector's compact copy of the records' particle and wall, when it has one.
+  const std::vector<std::uint32_t>& wall_particles = world.detector.wall_particles();
+  const bool compact = wall_particles.size() == 2 * nw;
   bool walls_by_particle = true;
   for (std::size_t e = 0; e < nw; ++e) {
-    const Contact& c = contacts[pairs + e];
     wall_entry_[e] = std::uint32_t(e);
-    wall_particle_[e] = std::uint32_t(c.a);
-    wall_of_[e] = std::uint32_t(c.wall_index());
+    if (compact) {
+      wall_particle_[e] = wall_particles[2 * e];
+      wall_of_[e] = wall_particles[2 * e + 1];
+    } else {
+      wall_particle_[e] = std::uint32_t(contacts[pairs + e].a);
+      wall_of_[e] = std::uint32_t(contacts[pairs + e].wall_index());
+    }
     walls_by_particle = walls_by_particle && (e == 0 || wall_particle_[e - 1] <= wall_particle_[e]);
   }
   if (!walls_by_particle) {
