@@ -35,6 +35,14 @@ void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
     throw InputError(fmt::format("periodic interval length {} m must exceed 4 x the largest radius ({} m)", L, 4 * r_max));
 }
 
+// The candidate count drifts up and down from rebuild to rebuild: growing by an eighth, rather than by
+// the doubling of a plain resize, keeps the two alternating history buffers near their size.
+template <class T>
+void resize_with_headroom(std::vector<T>& v, std::size_t n) {
+  if (n > v.capacity()) v.reserve(n + n / 8);
+  v.resize(n);
+}
+
 }  // namespace
 
 bool ContactDetector::needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const {
@@ -272,8 +280,8 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
   const std::size_t total = offset[nchunks];
   if (contacts.size() < total) contacts.resize(total);  // the tail is set by the caller
-  pair_particles_.resize(2 * total);
-  if (pair_history) history_scratch_.resize(total);
+  resize_with_headroom(pair_particles_, 2 * total);
+  if (pair_history) resize_with_headroom(history_scratch_, total);
   const std::span<const Contact> old(scratch_.data(), std::min(old_pairs, scratch_.size()));
   const PairHistory* old_history = pair_history && pair_history_current && pair_history->size() >= old.size() ? pair_history->data() : nullptr;
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
