@@ -302,12 +302,11 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       c.overlap = 0;
       while (j < old.size() && old[j].key < f.key) ++j;
       if (j < old.size() && old[j].key == f.key) {
-        if (old_history) {
-          take_history(c, old[j], old_history[j]);
+        take_history(c, old[j]);  // as carry_history
+        c.overlap = old[j].overlap;
+        if (old_history) {  // the records' lag behind
           c.overlap = old_history[j].overlap;
-        } else {
-          take_history(c, old[j]);  // as carry_history
-          c.overlap = old[j].overlap;
+          c.tangential_spring = old_history[j].tangential_spring;
         }
       }
       const std::size_t k = offset[chunk] + m;

@@ -100,16 +100,6 @@ inline void take_history(Contact& c, const Contact& previous) {
   c.lambda = previous.lambda;
 }
 
-/// The same, with the tangential spring from the deferred copy of a pair candidate's state (when the
-/// record's lags behind it).
-inline void take_history(Contact& c, const Contact& previous, const PairHistory& deferred) {
-  c.age = previous.age + 1;
-  c.tangential_spring = deferred.tangential_spring;
-  c.rolling_spring = previous.rolling_spring;
-  c.tangent = previous.tangent;
-  c.lambda = previous.lambda;
-}
-
 /// Copies history from `previous` into `current` where keys match and increments the age. Both must be
 /// sorted by key (the narrow phase produces them so); linear merge.
 void carry_history(std::span<const Contact> previous, std::span<Contact> current);
