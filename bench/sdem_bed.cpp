@@ -241,7 +241,7 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["integrate"] = world.timers.integrate * per;
   state.counters["bytes_per_particle"] =
       double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.deferred_contacts().history) +
-             bytes(world.deferred_contacts().wrench) + world.detector.memory_bytes() + stepper.memory_bytes()) / n;
+             bytes(world.deferred_contacts().force) + world.detector.memory_bytes() + stepper.memory_bytes()) / n;
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }
 

@@ -85,10 +85,10 @@ struct DeferredContacts {
   /// whenever the records may have changed, so that the stepper loads them again).
   bool mirrors_records = false;
   /// The records' pair overlap, tangential spring, force, normal and point lag behind `history` and
-  /// `wrench`: World::contacts() brings them up to date first.
+  /// `force`: World::contacts() brings them up to date first.
   bool records_stale = false;
   std::vector<PairHistory> history;   ///< per pair candidate
-  std::vector<PairWrench> wrench;     ///< per pair candidate, from the last force evaluation
+  std::vector<Vec3> force;            ///< per pair candidate: its force on a at the last force evaluation
 };
 
 /// What a contact remembers from step to step: `c` takes `previous`'s history (same key), one step older.

@@ -73,7 +73,7 @@ void World::sync_contacts(bool history_only) const {
       Contact& c = contacts_[k];
       if (!history_only) {
         sphere_sphere(particles, collision, c);  // normal and point
-        c.force = deferred_.wrench[k].force;
+        c.force = deferred_.force[k];
       }
       c.overlap = deferred_.history[k].overlap;
       c.tangential_spring = deferred_.history[k].tangential_spring;

@@ -241,7 +241,7 @@ template <SdemNormalLaw law, bool plain, bool shared>
 [[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
                                                           const SdemCandidateConstants& kc, std::size_t k0, double dt,
                                                           const std::int32_t* ab, PairHistory* h, PairWrench* out,
-                                                          Contact* records) {
+                                                          Vec3* force_out, Contact* records) {
   const int a0 = ab[0], a1 = ab[2], a2 = ab[4], a3 = ab[6];
   const int b0 = ab[1], b1 = ab[3], b2 = ab[5], b3 = ab[7];
   auto particle = [&](const std::vector<Vec3>& v, bool side_a) __attribute__((always_inline)) {
@@ -295,6 +295,7 @@ template <SdemNormalLaw law, bool plain, bool shared>
   if (!any(touching)) {
     forget_separating();
     store_wrenches(zero, la, zero, lb, out);
+    store_lanes(zero, force_out[0], force_out[1], force_out[2], force_out[3]);
     store_overlap();
     return;
   }
@@ -341,27 +342,29 @@ template <SdemNormalLaw law, bool plain, bool shared>
   store_lanes(kept, h[0].tangential_spring, h[1].tangential_spring, h[2].tangential_spring, h[3].tangential_spring);
   const L3 f_out = select(touching, force, zero);
   store_wrenches(f_out, la, n.cross(f_out), lb, out);
+  store_lanes(f_out, force_out[0], force_out[1], force_out[2], force_out[3]);
 }
 
 /// Lane kernel for candidates k0..k0+3 (see the file comment): particle indices ab[0..7] (a, b of each),
-/// history h[0..3], wrench out[0..3], records[0..3] (touched only to reset the history on separation).
+/// history h[0..3], wrench out[0..3], force on a force_out[0..3], records[0..3] (touched only to reset the
+/// history on separation).
 /// The caller sends groups with rolling resistance to pair_wrench instead.
 template <SdemNormalLaw law>
 void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
                        std::size_t k0, double dt, const std::int32_t* ab, PairHistory* h, PairWrench* out,
-                       Contact* records) {
+                       Vec3* force_out, Contact* records) {
   std::uint32_t group_flags;
   std::memcpy(&group_flags, &kc.flags[k0], sizeof group_flags);
   const bool plain = group_flags == 0x01010101u * SdemCandidateConstants::movable;
   if (kc.shared_rows) {
     if (plain)
-      pair_wrench_lanes_impl<law, true, true>(p, cs, kc, k0, dt, ab, h, out, records);
+      pair_wrench_lanes_impl<law, true, true>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
     else
-      pair_wrench_lanes_impl<law, false, true>(p, cs, kc, k0, dt, ab, h, out, records);
+      pair_wrench_lanes_impl<law, false, true>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
   } else if (plain) {
-    pair_wrench_lanes_impl<law, true, false>(p, cs, kc, k0, dt, ab, h, out, records);
+    pair_wrench_lanes_impl<law, true, false>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
   } else {
-    pair_wrench_lanes_impl<law, false, false>(p, cs, kc, k0, dt, ab, h, out, records);
+    pair_wrench_lanes_impl<law, false, false>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
   }
 }
 

@@ -23,6 +23,7 @@
 #include "core/hertz.hpp"
 #include "core/sdem/contact_law.hpp"
 #include "core/sdem/pair_kernels.hpp"
+#include "core/sdem/region_bounds.hpp"
 #include "core/sdem/hertz_theory.hpp"
 #include "core/sdem/restitution.hpp"
 
@@ -304,23 +305,10 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
     }
     return std::min<std::size_t>(pairs, (first + sdem::lane_count - 1) / sdem::lane_count * sdem::lane_count);
   };
-  // Region bounds: equal particle counts at first; then the bounds that split the time the regions of
-  // the last schedule took evenly (cost taken as uniform within each of them), which balances the
-  // threads whatever makes a part of the bed dearer (more contacts, walls, cache misses).
-  std::vector<std::size_t> bound(regions + 1);
-  const bool measured = region_bound_.size() == regions + 1 && region_bound_.back() == np &&
-                        std::all_of(region_seconds_.begin(), region_seconds_.end(), [](double t) { return t > 0; });
-  const double total = std::accumulate(region_seconds_.begin(), region_seconds_.end(), 0.0);
-  for (std::size_t r = 0, q = 0; r <= regions; ++r) {
-    bound[r] = np * r / regions;
-    if (!measured || r == 0 || r == regions) continue;
-    double before = 0, target = total * double(r) / double(regions);  // time of the old regions before q
-    while (q + 1 < regions && before + region_seconds_[q] < target) before += region_seconds_[q++];
-    const double part = std::clamp((target - before) / region_seconds_[q], 0.0, 1.0);
-    bound[r] = std::max(bound[r - 1], region_bound_[q] + std::size_t(part * double(region_bound_[q + 1] - region_bound_[q])));
-  }
+  // Region bounds from the time each block of the last schedule took: they balance the threads whatever
+  // makes a part of the bed dearer (more contacts, walls, cache misses).
+  const std::vector<std::size_t> bound = sdem::balanced_region_bounds(np, regions, block_particle_, block_seconds_, region_bound_);
   region_bound_ = bound;
-  region_seconds_.assign(regions, 0.0);
   schedule_regions_ = regions;
   region_block_.assign(1, 0);
   block_particle_.assign(1, 0);
@@ -338,6 +326,7 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
     } while (i < p_end);
     region_block_.push_back(std::uint32_t(block_particle_.size() - 1));
   }
+  block_seconds_.assign(block_particle_.size() - 1, 0.0);
   // A candidate of region r that touches a particle of another region (a later one, in the sorted order)
   // is "crossing": region r computes its lane group first, before it moves any particle, and then
   // signals. That other particle is "late": its region gathers it only once the earlier regions have
@@ -375,6 +364,57 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
   }
   signalled_ = std::make_unique<std::atomic<bool>[]>(regions);
   pending_late_.assign(regions, 0);
+  assign_wrench_slots(np, pairs);
+}
+
+void SdemStepper::assign_wrench_slots(std::size_t np, std::size_t pairs) {
+  // A pair wrench is read only by the gathers of its two particles. When both lie in the group's region
+  // and are not late, they are gathered in their blocks, and the group's slot can be taken again by the
+  // group ring_size later if that one is computed after those blocks: such groups share a ring per
+  // region, whose lines stay in the caches (a pairs-long array is written back to memory every step).
+  // The others (crossing, late, the last partial group; every group with rolling resistance, whose
+  // torque the gather reads by candidate) keep a slot of their own, in group order.
+  const std::size_t groups = (pairs + sdem::lane_count - 1) / sdem::lane_count;
+  std::vector<std::uint8_t> in_ring(groups, 0);
+  std::vector<std::size_t> ring_size(schedule_regions_, 0);  // in groups, per region
+  auto first_group = [&](std::size_t r) { return std::size_t(block_contact_[region_block_[r]]) / sdem::lane_count; };
+  if (schedule_sorted_ && !any_rolling_ && ring_groups_ > 0) {
+    std::vector<std::uint32_t> block_of(np);
+    for (std::size_t b = 0; b + 1 < block_particle_.size(); ++b)
+      std::fill(block_of.begin() + block_particle_[b], block_of.begin() + block_particle_[b + 1], std::uint32_t(b));
+    tbb::parallel_for(std::size_t(0), schedule_regions_, [&](std::size_t r) {
+      const std::size_t p_begin = block_particle_[region_block_[r]], p_end = block_particle_[region_block_[r + 1]];
+      const std::size_t g_begin = first_group(r), g_end = std::min(pairs / sdem::lane_count, first_group(r + 1));
+      ring_size[r] = std::min(ring_groups_, g_end - std::min(g_begin, g_end));
+      for (std::size_t g = g_begin; g < g_end; ++g) {
+        bool ok = !early_group_[g];
+        for (std::size_t k = g * sdem::lane_count; ok && k < (g + 1) * sdem::lane_count; ++k)
+          for (const int i : {pair_index_[2 * k], pair_index_[2 * k + 1]})
+            ok = ok && std::size_t(i) >= p_begin && std::size_t(i) < p_end && !late_[i] &&
+                 (g + ring_size[r]) * sdem::lane_count >= block_contact_[block_of[i] + 1];
+        in_ring[g] = ok;
+      }
+    });
+  }
+  group_slot_.resize(groups);
+  std::size_t own = 0;
+  for (std::size_t g = 0; g < groups; ++g)
+    if (!in_ring[g]) group_slot_[g] = std::uint32_t(own++ * sdem::lane_count);
+  ring_groups_used_ = groups - own;
+  std::size_t base = own;
+  for (std::size_t r = 0; r < schedule_regions_; ++r) {
+    for (std::size_t g = first_group(r); g < std::min(groups, first_group(r + 1)); ++g)
+      if (in_ring[g]) group_slot_[g] = std::uint32_t((base + g % ring_size[r]) * sdem::lane_count);
+    base += ring_size[r];
+  }
+  wrench_slots_.resize(base * sdem::lane_count);
+  gather_slot_.resize(adjacency_.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, adjacency_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t e = r.begin(); e != r.end(); ++e) {
+      const std::size_t k = adjacency_[e] >> 1;
+      gather_slot_[e] = std::uint32_t(2 * (group_slot_[k / sdem::lane_count] + k % sdem::lane_count)) | (adjacency_[e] & 1);
+    }
+  });
 }
 
 void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
@@ -386,10 +426,10 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   std::vector<Contact>& contacts = world.contact_records();
   DeferredContacts& deferred = world.deferred_contacts();
   std::vector<PairHistory>& history = deferred.history;
-  std::vector<PairWrench>& wrench = deferred.wrench;
+  std::vector<Vec3>& force = deferred.force;
   const std::size_t nc = contacts.size();
   const std::size_t pairs = world.pair_contact_count();
-  if (wrench.size() < pairs) wrench.resize(pairs);
+  if (force.size() < pairs) force.resize(pairs);
   if (any_rolling_) rolling_torque_.resize(pairs);
   // One region per thread that can run (the schedule changes the order of work, never the results).
   const std::size_t regions =
@@ -445,13 +485,13 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   // with `kd` it is integrated right away. Side s of pair candidate k: force (-1)^s f, torque -l_s (n x f)
   // (+- the rolling torque), from the two four-double halves of its PairWrench; the sums run component by
   // component as with three-vectors. The wall's reaction goes to wall_load_, about the wall's centre.
-  const double* pair_side = reinterpret_cast<const double*>(wrench.data());
+  const double* pair_side = reinterpret_cast<const double*>(wrench_slots_.data());
   const sdem::LaneMask negate{std::numeric_limits<long long>::min(), std::numeric_limits<long long>::min(),
                               std::numeric_limits<long long>::min(), 0};
   auto gather = [&](std::size_t i, std::size_t& w, auto law_tag) __attribute__((always_inline)) {
     sdem::Lanes f_sum{}, t_sum{};  // x y z and one unused lane
     for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
-      const std::size_t k = adjacency_[e] >> 1, side = adjacency_[e] & 1;
+      const std::size_t k = gather_slot_[e] >> 1, side = gather_slot_[e] & 1;  // k: the slot (the candidate with rolling)
       sdem::Lanes f, nf;
       std::memcpy(&f, pair_side + 8 * k, sizeof f);
       std::memcpy(&nf, pair_side + 8 * k + 4, sizeof nf);
@@ -498,13 +538,15 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     // Pair candidates [kb, ke): four at a time in SIMD lanes (groups of four fixed by index, so the result
     // does not depend on the schedule); a candidate outside the lane kernel (rolling resistance, the last
     // few) works on its record, with the deferred history copied in and out.
+    auto slot_of = [&](std::size_t k) { return group_slot_[k / sdem::lane_count] + k % sdem::lane_count; };
     auto single_pair = [&](std::size_t k) {
       Contact& c = contacts[k];
       c.overlap = history[k].overlap;
       c.tangential_spring = history[k].tangential_spring;
-      const Vec3 tau_roll = sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench[k]);
+      const Vec3 tau_roll = sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench_slots_[slot_of(k)]);
       if (any_rolling_) rolling_torque_[k] = tau_roll;
       history[k] = {c.overlap, c.tangential_spring};
+      force[k] = c.force;
     };
     auto lane_group = [&](std::size_t k0) {
       if (k0 + sdem::lane_count > full_groups_end) {
@@ -513,7 +555,8 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       }
       const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
       if (!rolling)
-        sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0], &wrench[k0], &contacts[k0]);
+        sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0],
+                                     &wrench_slots_[group_slot_[k0 / sdem::lane_count]], &force[k0], &contacts[k0]);
       else
         for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
     };
@@ -538,7 +581,12 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
       for (std::size_t rr_index = rr.begin(); rr_index != rr.end(); ++rr_index) {
         const std::size_t r = reverse_regions_ ? schedule_regions_ - 1 - rr_index : rr_index;
-        const auto t_region = Clock::now();
+        auto t_block = Clock::now();  // the time of each block (the crossing groups count with the first)
+        auto time_block = [&](std::size_t b) {
+          const auto now = Clock::now();
+          block_seconds_[b] += std::chrono::duration<double>(now - t_block).count();
+          t_block = now;
+        };
         for (std::size_t g = region_early_[r]; g < region_early_[r + 1]; ++g) lane_group(early_groups_[g] * sdem::lane_count);
         signalled_[r].store(true, std::memory_order_release);
         auto earlier_signalled = [&] {
@@ -558,10 +606,11 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
           }
           for (std::size_t i = block_particle_[b]; i < block_particle_[b + 1]; ++i)
             if (ready || !late_[i]) gather(i, w, law_tag);
+          time_block(b);
         }
         if (!ready && earlier_signalled()) gather_late(r, pending, np);
         pending_late_[r] = std::uint32_t(pending);
-        region_seconds_[r] += seconds_since(t_region);
+        time_block(region_block_[r + 1] - 1);
       }
     }, tbb::simple_partitioner());
     // Stage 3b: late particles left behind, once every wrench is final.

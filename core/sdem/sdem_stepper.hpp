@@ -6,13 +6,15 @@
 //   1. world.detect_contacts(false): candidate list (rebuilt when a particle moved half the skin) and
 //      this step's wall contacts; the pair geometry is left to stage 2      -> timers.collision
 //   2. contact wrenches; each contact writes only its own wrench slot and its own history. A wall
-//      contact is computed in its particle's gather (step 3), before the particle moves. A pair candidate computes its geometry and its wrench in one pass
-//      (core/sdem/pair_kernels.hpp, four candidates at a time in SIMD lanes, groups fixed by index); its
-//      overlap and tangential spring live in World::deferred_contacts() (32 bytes instead of the 256-byte
-//      record, written into the records when they are read: World::contacts()), its wrench is a 64-byte
-//      PairWrench. Groups with rolling resistance work on the records. Per-candidate constants (k_n,
-//      damping, k_t factors, mu, radii; shared by species pair when there are few species) and particle
-//      indices are computed when the candidate list changes
+//      contact is computed in its particle's gather (step 3), before the particle moves. A pair
+//      candidate computes its geometry and its wrench in one pass (core/sdem/pair_kernels.hpp, four
+//      candidates at a time in SIMD lanes, groups fixed by index); its overlap and tangential spring live
+//      in World::deferred_contacts() (32 bytes instead of the 256-byte record, written into the records,
+//      with its force, when they are read: World::contacts()); its wrench is a 64-byte PairWrench in a
+//      slot that the gathers read (assign_wrench_slots: a ring per region for the groups that only that
+//      region reads, so that the wrenches stay in the caches). Groups with rolling resistance work on the
+//      records. Per-candidate constants (k_n, damping, k_t factors, mu, radii; shared by species pair
+//      when there are few species) and particle indices are computed when the candidate list changes
 //   3. deterministic gather per particle: pair sides through a CSR adjacency (rebuilt with the
 //      candidate list), in contact order, then its wall contacts in list order; no atomics, so the sums
 //      do not depend on the thread count. Each particle is integrated (step 5) right after its gather.
@@ -22,8 +24,8 @@
 //      first computes its candidates that reach into another region, then signals; a particle with such
 //      a candidate ("late") is gathered by its own region once the earlier regions have signalled, or
 //      after all regions (never a wait). Wall contacts are computed in their particle's gather. Region
-//      bounds split the measured time of the last schedule evenly. The schedule orders the work; it
-//      does not change any result
+//      bounds move half way to the split of the last schedule's measured block times
+//      (core/sdem/region_bounds.hpp). The schedule orders the work; it does not change any result
 //   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
 //   -> timers.forces (stages 2-5)
 //   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
@@ -214,6 +216,15 @@ class SdemStepper : public Stepper {
     forced_regions_ = n;
     reverse_regions_ = reverse_order;
   }
+  /// Lane groups a region's ring of pair wrenches holds (assign_wrench_slots); 0: every candidate keeps a
+  /// wrench slot of its own. The results do not depend on it. Exposed for tests and benchmarks.
+  void set_wrench_ring(std::size_t groups) {
+    ring_groups_ = groups;
+    schedule_regions_ = 0;  // schedule again
+  }
+  /// Lane groups whose wrenches went to a ring at the last schedule; for tests.
+  std::size_t ring_groups_used() const { return ring_groups_used_; }
+
   /// Regions so far whose late particles waited for the end of the stage (an earlier region had not
   /// yet computed its crossing candidates); for tests.
   std::uint64_t deferred_regions() const { return deferred_regions_; }
@@ -225,7 +236,8 @@ class SdemStepper : public Stepper {
   std::size_t memory_bytes() const {
     return pair_index_.capacity() * sizeof(std::int32_t) + constants_.memory_bytes() +
            rolling_torque_.capacity() * sizeof(Vec3) + wall_load_.capacity() * sizeof(BodyWrench) +
-           late_.capacity() + early_group_.capacity() +
+           late_.capacity() + early_group_.capacity() + wrench_slots_.capacity() * sizeof(PairWrench) +
+           (group_slot_.capacity() + gather_slot_.capacity()) * sizeof(std::uint32_t) +
            (region_block_.capacity() + block_particle_.capacity() + block_contact_.capacity() + late_particles_.capacity() +
             early_groups_.capacity()) * sizeof(std::uint32_t) +
            (offset_.capacity() + adjacency_.capacity() + adjacency_fill_.capacity() + wall_entry_.capacity() + wall_particle_.capacity() +
@@ -236,6 +248,7 @@ class SdemStepper : public Stepper {
   void prepare(const World& world);
   void build_adjacency(World& world);
   void build_schedule(std::size_t np, std::size_t pairs, std::size_t regions);
+  void assign_wrench_slots(std::size_t np, std::size_t pairs);
   /// Kick by kick_dt (v += dt (f/m + g), w += dt tau/I), then drift by drift_dt (0: no drift).
   struct KickDrift {
     double kick_dt, drift_dt;
@@ -272,12 +285,20 @@ class SdemStepper : public Stepper {
   bool schedule_sorted_ = true;  ///< candidates follow the particle order (else every particle is late)
   std::vector<std::uint32_t> region_block_, block_particle_{0}, block_contact_;
   std::vector<std::size_t> region_bound_;  ///< first particle of each region, and np
-  std::vector<double> region_seconds_;     ///< per region: time taken since the schedule was built
+  std::vector<double> block_seconds_;      ///< per block: time taken since the schedule was built
   std::vector<std::uint8_t> late_, early_group_;
   std::vector<std::uint32_t> late_particles_, region_late_, early_groups_, region_early_;
   std::unique_ptr<std::atomic<bool>[]> signalled_;  ///< per region: its crossing groups are done
   std::vector<std::uint32_t> pending_late_;         ///< per region: its late particles from here on wait for the end
   std::uint64_t deferred_regions_ = 0;
+  // Pair wrenches (assign_wrench_slots): lane group g writes wrench_slots_[group_slot_[g] ..];
+  // gather_slot_[e] is adjacency_[e] with the candidate replaced by its slot. A ring holds up to
+  // ring_groups_ groups (2 MB by default); a region's work between writing a wrench and its last read
+  // spans about 3 blocks of particles (12k candidates in the 100k bed, 37k at most).
+  std::size_t ring_groups_ = 8192;
+  std::vector<PairWrench> wrench_slots_;
+  std::vector<std::uint32_t> group_slot_, gather_slot_;
+  std::size_t ring_groups_used_ = 0;
   // CSR adjacency of pair candidates: entries of particle i are adjacency_[offset_[i] .. offset_[i+1]),
   // each 2k (particle is a of contact k) or 2k+1 (particle is b), in increasing k.
   std::vector<std::uint32_t> offset_, adjacency_, adjacency_fill_;

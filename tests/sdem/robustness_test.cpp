@@ -58,6 +58,27 @@ World granular_bed() {
   return w;
 }
 
+/// Positions, velocities, angular velocities, orientation (w), and the tangential springs and forces of the
+/// contacts;
+/// `touching` counts the touching contacts.
+std::vector<double> state_of(World& w, std::size_t* touching = nullptr) {
+  std::vector<double> state;
+  const auto& p = w.particles;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    for (int d = 0; d < 3; ++d) {
+      state.push_back(p.position[i][d]);
+      state.push_back(p.velocity[i][d]);
+      state.push_back(p.angular_velocity[i][d]);
+    }
+    state.push_back(p.orientation[i].w());
+  }
+  for (const Contact& c : w.contacts()) {
+    for (int d = 0; d < 3; ++d) state.push_back(c.tangential_spring[d]), state.push_back(c.force[d]);
+    if (touching && c.overlap > 0) ++*touching;
+  }
+  return state;
+}
+
 /// `variant` 1: no rolling resistance (the lane kernel); 2: the same with the particle ids reversed, so
 /// that the candidates (sorted by id) do not follow the particle indices and the stepper cannot fuse the
 /// gather with the force stage (SdemStepper::build_schedule).
@@ -75,21 +96,7 @@ std::vector<double> run_bed(int threads, int steps, std::size_t* touching = null
   stepper.set_regions(regions, reverse_regions);
   for (int k = 0; k < steps; ++k) stepper.step(w);
   if (deferred) *deferred = stepper.deferred_regions();
-  std::vector<double> state;
-  const auto& p = w.particles;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    for (int d = 0; d < 3; ++d) {
-      state.push_back(p.position[i][d]);
-      state.push_back(p.velocity[i][d]);
-      state.push_back(p.angular_velocity[i][d]);
-    }
-    state.push_back(p.orientation[i].w());
-  }
-  for (const Contact& c : w.contacts()) {
-    for (int d = 0; d < 3; ++d) state.push_back(c.tangential_spring[d]);
-    if (touching && c.overlap > 0) ++*touching;
-  }
-  return state;
+  return state_of(w, touching);
 }
 
 bool bitwise_equal(const std::vector<double>& a, const std::vector<double>& b) {
@@ -146,6 +153,44 @@ BOOST_AUTO_TEST_CASE(regions_change_nothing) {
   BOOST_TEST(deferred_reversed > 0u);  // at most 6 a step: those regions among 1-6 that have late particles
   BOOST_TEST(deferred_reversed <= 6u * steps);
   BOOST_TEST_MESSAGE("regions deferred with two threads: " << deferred_two_threads << " in " << steps << " steps");
+}
+
+// Pair wrenches that only their own region reads share a ring of slots per region
+// (SdemStepper::set_wrench_ring): a slot is taken again only once both particles of the group that held it
+// are gathered. Bitwise the same as a slot per candidate: with a ring of the default size (every full
+// group of the one region in it); with rings of 256 and 16 groups, smaller than a block's groups, where
+// only groups whose particles are gathered soon enough go in (the 256 ring takes more groups than it holds,
+// so its slots are reused); with two regions on two threads (a ring each); and with two regions in reverse
+// order on one thread, where the second region's late particles are gathered at the end of the stage
+// (their groups must keep slots of their own).
+BOOST_AUTO_TEST_CASE(wrench_ring_changes_nothing) {
+  struct Run {
+    std::vector<double> state;
+    std::size_t ring_groups, full_groups;
+  };
+  auto run = [](std::size_t ring, std::size_t regions, int threads, bool reverse = false) {
+    tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
+    World w = granular_bed();
+    w.materials[0].rolling_friction = 0;  // rolling resistance keeps every wrench in a slot of its own
+    SdemSettings s;
+    s.time_step = 2e-5;
+    SdemStepper stepper(s);
+    stepper.set_regions(regions, reverse);
+    stepper.set_wrench_ring(ring);
+    for (int k = 0; k < 400; ++k) stepper.step(w);
+    BOOST_TEST_MESSAGE("ring of " << ring << " groups, " << regions << " regions: " << stepper.ring_groups_used()
+                                  << " of " << w.pair_contact_count() / 4 << " lane groups in rings");
+    return Run{state_of(w), stepper.ring_groups_used(), w.pair_contact_count() / 4};
+  };
+  const Run own = run(0, 1, 1), full = run(8192, 1, 1), small = run(256, 1, 1), tiny = run(16, 1, 1), two = run(256, 2, 2),
+            reversed = run(8192, 2, 1, true);
+  BOOST_TEST(own.ring_groups == 0u);
+  BOOST_TEST(full.ring_groups == full.full_groups);
+  BOOST_TEST(small.ring_groups > 256u);
+  BOOST_TEST(tiny.ring_groups > 0u);
+  BOOST_TEST(two.ring_groups > 0u);
+  BOOST_TEST(reversed.ring_groups > 0u);
+  for (const Run* r : {&full, &small, &tiny, &two, &reversed}) BOOST_TEST(bitwise_equal(own.state, r->state));
 }
 
 // Few particle species (two radii, two materials, fixed particles on the floor): the stepper shares the
