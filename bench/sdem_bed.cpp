@@ -19,6 +19,10 @@
 // (world.timers per particle-step), bytes_per_particle (particles + contacts with their deferred state + detector + stepper
 // buffers, by capacity, / N), rebuilds (candidate-list rebuilds during the timed steps).
 //
+// BM_sdem_bed_scaling alternates batches of steps on one and on two threads in one run and reports the
+// two-thread efficiency T1/(2 T2), over all rounds and as the median of the rounds' ratios, and next to it
+// how the host's memory bandwidth scales from one thread to two at the same time (memory_scaling_median).
+//
 // Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
 // moved with GRAINLAB_BENCH_DATA; GRAINLAB_BENCH_WARMUP and GRAINLAB_BENCH_STEPS override the warm-up and
 // timed step counts (for profiling under valgrind --tool=callgrind); GRAINLAB_BENCH_REGIONS sets the regions
@@ -40,6 +44,8 @@
 
 #include <fmt/format.h>
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 
 #include "core/sdem/sdem_stepper.hpp"
 #include "core/world.hpp"
@@ -245,6 +251,62 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }
 
+// Memory bandwidth that `threads` threads get, each adding 1 to its own 64 MB (read and write): what the
+// host gives at the moment. A step that waits on memory scales at most as this does.
+double update_bandwidth(std::vector<std::vector<double>>& buffers, int threads) {
+  tbb::global_control threads_control(tbb::global_control::max_allowed_parallelism, threads);
+  const auto t0 = std::chrono::steady_clock::now();
+  tbb::parallel_for(0, threads, [&](int t) {
+    for (double& x : buffers[std::size_t(t)]) x += 1;
+  }, tbb::simple_partitioner());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return 2.0 * double(threads) * double(buffers[0].size() * sizeof(double)) / seconds;
+}
+
+// Two-thread efficiency T1/(2 T2) with both measured under the same machine load: rounds of a batch of
+// steps on one thread then a batch on two, on the same bed (one stepper per thread count, so that each
+// keeps its own schedule; the results do not depend on the thread count). On a shared host the load
+// drifts within seconds, so separate runs scatter the ratio; the median of the rounds' ratios does not
+// drift with it. args: thousands of particles.
+void BM_sdem_bed_scaling(benchmark::State& state) {
+  const int nk = int(state.range(0));
+  const BedSpec spec = spec_for(nk);
+  const Bed& bed = cached_bed(nk);
+  World world = empty_bed(spec.box, 0.0);
+  for (std::size_t i = 0; i < bed.x.size(); ++i) world.add_sphere(bed.x[i], bed.r[i], 0, bed.v[i], bed.w[i]);
+  SdemStepper one(bed_settings()), two(bed_settings());
+  const int batch = nk >= 100 ? 50 : 200;  // about half a second on one thread
+  auto run_batch = [&](SdemStepper& stepper, int threads) {
+    tbb::global_control threads_control(tbb::global_control::max_allowed_parallelism, threads);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < batch; ++i) stepper.step(world);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const int warmup = env_int("GRAINLAB_BENCH_WARMUP", spec.warmup_steps);
+  for (int i = 0; i < warmup; i += 2 * batch) run_batch(one, 1), run_batch(two, 2);
+  double t1 = 0, t2 = 0;
+  std::vector<double> ratios, memory;
+  std::vector<std::vector<double>> buffers(2, std::vector<double>(std::size_t(8) << 20, 0.0));
+  for (auto _ : state) {
+    // Each batch after a bandwidth probe, which also leaves both batches the same cold caches.
+    const double bandwidth1 = update_bandwidth(buffers, 1), round1 = run_batch(one, 1);
+    const double bandwidth2 = update_bandwidth(buffers, 2), round2 = run_batch(two, 2);
+    t1 += round1, t2 += round2;
+    ratios.push_back(round1 / (2 * round2));
+    memory.push_back(bandwidth2 / bandwidth1);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  std::sort(memory.begin(), memory.end());
+  const double per = 1.0 / (double(world.particles.size()) * double(batch) * double(state.iterations()));
+  state.counters["s_per_particle_step_1"] = t1 * per;
+  state.counters["s_per_particle_step_2"] = t2 * per;
+  state.counters["efficiency"] = t1 / (2 * t2);
+  state.counters["efficiency_median"] = ratios[ratios.size() / 2];
+  state.counters["efficiency_min"] = ratios.front();
+  state.counters["efficiency_max"] = ratios.back();
+  state.counters["memory_scaling_median"] = memory[memory.size() / 2];  // two threads' bandwidth / one's
+}
+
 }  // namespace
 
 // Steps timed: 2000 (10k) and 1000 (100k), as LIGGGHTS' in.bench.
@@ -256,5 +318,10 @@ BENCHMARK(BM_sdem_bed)
     ->ArgNames({"kN", "threads", "rolling"})
     ->Args({100, 1, 0})->Args({100, 2, 0})->Args({100, 1, 1})->Args({100, 2, 1})
     ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 1000))->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Rounds of a batch on one thread and one on two (200 / 50 steps each): 10 (10k) and 20 (100k), as many
+// steps as the runs above.
+BENCHMARK(BM_sdem_bed_scaling)->ArgName("kN")->Arg(10)->Iterations(10)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_sdem_bed_scaling)->ArgName("kN")->Arg(100)->Iterations(20)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
