@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <numeric>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -367,6 +366,10 @@ void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t 
   assign_wrench_slots(np, pairs);
 }
 
+std::size_t SdemStepper::wrench_slot(std::size_t k) const {
+  return group_slot_[k / sdem::lane_count] + k % sdem::lane_count;
+}
+
 void SdemStepper::assign_wrench_slots(std::size_t np, std::size_t pairs) {
   // A pair wrench is read only by the gathers of its two particles. When both lie in the group's region
   // and are not late, they are gathered in their blocks, and the group's slot can be taken again by the
@@ -412,7 +415,7 @@ void SdemStepper::assign_wrench_slots(std::size_t np, std::size_t pairs) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, adjacency_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t e = r.begin(); e != r.end(); ++e) {
       const std::size_t k = adjacency_[e] >> 1;
-      gather_slot_[e] = std::uint32_t(2 * (group_slot_[k / sdem::lane_count] + k % sdem::lane_count)) | (adjacency_[e] & 1);
+      gather_slot_[e] = std::uint32_t(2 * wrench_slot(k)) | (adjacency_[e] & 1);
     }
   });
 }
@@ -542,12 +545,11 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     // Pair candidates [kb, ke): four at a time in SIMD lanes (groups of four fixed by index, so the result
     // does not depend on the schedule); a candidate outside the lane kernel (rolling resistance, the last
     // few) works on its record, with the deferred history copied in and out.
-    auto slot_of = [&](std::size_t k) { return group_slot_[k / sdem::lane_count] + k % sdem::lane_count; };
     auto single_pair = [&](std::size_t k) {
       Contact& c = contacts[k];
       c.overlap = history[k].overlap;
       c.tangential_spring = history[k].tangential_spring;
-      const Vec3 tau_roll = sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench_slots_[slot_of(k)]);
+      const Vec3 tau_roll = sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench_slots_[wrench_slot(k)]);
       if (any_rolling_) rolling_torque_[k] = tau_roll;
       history[k] = {c.overlap, c.tangential_spring};
       force[k] = c.force;
@@ -560,7 +562,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
       if (!rolling)
         sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0],
-                                     &wrench_slots_[group_slot_[k0 / sdem::lane_count]], &force[k0], &contacts[k0]);
+                                     &wrench_slots_[wrench_slot(k0)], &force[k0], &contacts[k0]);
       else
         for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
     };

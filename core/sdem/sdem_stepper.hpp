@@ -249,6 +249,8 @@ class SdemStepper : public Stepper {
   void build_adjacency(World& world);
   void build_schedule(std::size_t np, std::size_t pairs, std::size_t regions);
   void assign_wrench_slots(std::size_t np, std::size_t pairs);
+  /// The wrench slot of pair candidate k (its group's first slot + its lane).
+  std::size_t wrench_slot(std::size_t k) const;
   /// Kick by kick_dt (v += dt (f/m + g), w += dt tau/I), then drift by drift_dt (0: no drift).
   struct KickDrift {
     double kick_dt, drift_dt;
