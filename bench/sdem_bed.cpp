@@ -21,7 +21,8 @@
 //
 // BM_sdem_bed_scaling alternates batches of steps on one and on two threads in one run and reports the
 // two-thread efficiency T1/(2 T2), over all rounds and as the median of the rounds' ratios, and next to it
-// how the host's memory bandwidth scales from one thread to two at the same time (memory_scaling_median).
+// how the host's memory bandwidth (memory_scaling_median) and its arithmetic throughput
+// (compute_scaling_median) scale from one thread to two at the same time: both are 2 on a quiet host.
 //
 // Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
 // moved with GRAINLAB_BENCH_DATA; GRAINLAB_BENCH_WARMUP and GRAINLAB_BENCH_STEPS override the warm-up and
@@ -263,6 +264,28 @@ double update_bandwidth(std::vector<std::vector<double>>& buffers, int threads) 
   return 2.0 * double(threads) * double(buffers[0].size() * sizeof(double)) / seconds;
 }
 
+// Arithmetic throughput that `threads` threads get, each running the same 16 independent multiply-add
+// chains with no memory traffic: on a shared host another tenant on the same physical core or a
+// descheduled vCPU shows here even though nothing is shared with our own work.
+double compute_throughput(int threads) {
+  constexpr int passes = 1 << 20;
+  tbb::global_control threads_control(tbb::global_control::max_allowed_parallelism, threads);
+  std::vector<double> sink(static_cast<std::size_t>(threads));
+  const auto t0 = std::chrono::steady_clock::now();
+  tbb::parallel_for(0, threads, [&](int t) {
+    double a[16];
+    for (int j = 0; j < 16; ++j) a[j] = 1.0 + 1e-3 * j;
+    for (int i = 0; i < passes; ++i)
+      for (double& x : a) x = x * 0.999999 + 1e-6;
+    double sum = 0;
+    for (double x : a) sum += x;
+    sink[std::size_t(t)] = sum;
+  }, tbb::simple_partitioner());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  benchmark::DoNotOptimize(sink.data());
+  return double(threads) / seconds;
+}
+
 // Two-thread efficiency T1/(2 T2) with both measured under the same machine load: rounds of a batch of
 // steps on one thread then a batch on two, on the same bed (one stepper per thread count, so that each
 // keeps its own schedule; the results do not depend on the thread count). On a shared host the load
@@ -285,18 +308,22 @@ void BM_sdem_bed_scaling(benchmark::State& state) {
   const int warmup = env_int("GRAINLAB_BENCH_WARMUP", spec.warmup_steps);
   for (int i = 0; i < warmup; i += 2 * batch) run_batch(one, 1), run_batch(two, 2);
   double t1 = 0, t2 = 0;
-  std::vector<double> ratios, memory;
+  std::vector<double> ratios, memory, compute;
   std::vector<std::vector<double>> buffers(2, std::vector<double>(std::size_t(8) << 20, 0.0));
   for (auto _ : state) {
-    // Each batch after a bandwidth probe, which also leaves both batches the same cold caches.
-    const double bandwidth1 = update_bandwidth(buffers, 1), round1 = run_batch(one, 1);
-    const double bandwidth2 = update_bandwidth(buffers, 2), round2 = run_batch(two, 2);
+    // Each batch after the probes; the bandwidth probe also leaves both batches the same cold caches.
+    const double throughput1 = compute_throughput(1), bandwidth1 = update_bandwidth(buffers, 1);
+    const double round1 = run_batch(one, 1);
+    const double throughput2 = compute_throughput(2), bandwidth2 = update_bandwidth(buffers, 2);
+    const double round2 = run_batch(two, 2);
     t1 += round1, t2 += round2;
     ratios.push_back(round1 / (2 * round2));
     memory.push_back(bandwidth2 / bandwidth1);
+    compute.push_back(throughput2 / throughput1);
   }
   std::sort(ratios.begin(), ratios.end());
   std::sort(memory.begin(), memory.end());
+  std::sort(compute.begin(), compute.end());
   const double per = 1.0 / (double(world.particles.size()) * double(batch) * double(state.iterations()));
   state.counters["s_per_particle_step_1"] = t1 * per;
   state.counters["s_per_particle_step_2"] = t2 * per;
@@ -305,6 +332,8 @@ void BM_sdem_bed_scaling(benchmark::State& state) {
   state.counters["efficiency_min"] = ratios.front();
   state.counters["efficiency_max"] = ratios.back();
   state.counters["memory_scaling_median"] = memory[memory.size() / 2];  // two threads' bandwidth / one's
+  state.counters["compute_scaling_median"] = compute[compute.size() / 2];  // two threads' throughput / one's
+  state.counters["compute_scaling_min"] = compute.front();
 }
 
 }  // namespace
