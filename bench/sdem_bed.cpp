@@ -22,7 +22,7 @@
 // BM_sdem_bed_scaling alternates batches of steps on one and on two threads in one run and reports the
 // two-thread efficiency T1/(2 T2), over all rounds and as the median of the rounds' ratios, and next to it
 // how the host's memory bandwidth (memory_scaling_median) and its arithmetic throughput
-// (compute_scaling_median) scale from one thread to two at the same time: both are 2 on a quiet host.
+// (compute_scaling_median) scale from one thread to two at the same time (2: perfect scaling).
 //
 // Run by hand: `make bench` or build/bench_sdem_bed [--benchmark_filter=kN:10/]. The data folder can be
 // moved with GRAINLAB_BENCH_DATA; GRAINLAB_BENCH_WARMUP and GRAINLAB_BENCH_STEPS override the warm-up and
