@@ -1,4 +1,4 @@
-// `grainlab report [--tier T] [--claims]`: re-analyse every study from the store (no runs), rewrite the
+// `grainlab report [STUDY...] [--tier T] [--claims]`: re-analyse every study from the store (no runs), rewrite the
 // reports and results/index.html; --claims prints the claims coverage per paper.
 #include <iostream>
 #include <memory>
@@ -11,6 +11,7 @@ namespace grainlab {
 namespace {
 
 struct Options {
+  std::vector<std::string> studies;
   std::string tier = "quick", results, claims;
   bool claims_only = false;
 };
@@ -19,6 +20,7 @@ const CommandRegistration reg{
     "report", "Rewrite the reports and results/index.html from stored runs; --claims: coverage table",
     [](CLI::App& cmd) {
       auto o = std::make_shared<Options>();
+      cmd.add_option("studies", o->studies, "studies to report (default: every study in studies/)");
       cmd.add_option("--tier", o->tier, "tier whose results are reported")->capture_default_str();
       cmd.add_flag("--claims", o->claims_only, "print the claims coverage per paper (from validation/claims.csv) and exit");
       cmd.add_option("--claims-file", o->claims, "claim index (default: <source>/validation/claims.csv)");
@@ -35,7 +37,7 @@ const CommandRegistration reg{
           std::cout << pipeline::coverage_markdown(pipeline::coverage(claims, paths.results_root, o->tier));
           return 0;
         }
-        return pipeline::report_all(o->tier, paths, std::cout, std::cerr);
+        return pipeline::report_all(o->studies, o->tier, paths, std::cout, std::cerr);
       };
     },
     40};

@@ -434,8 +434,10 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
       else if (auto b = std::get_if<bool>(&v)) r.num[k] = *b ? 1 : 0;
     }
     for (const auto& [k, v] : run.metrics) r.num[k] = v;
+    for (const auto& [k, v] : run.provenance.stage_seconds) r.num["time_" + k] = v;  // timings, from provenance
+    if (run.status == "ok") r.num["wall_s"] = run.provenance.wall_s;
     if (run.status == "ok") ++a.runs_ok;
-    else if (run.status == "missing") ++a.runs_missing;
+    else if (run.status == "missing" || run.status == "running") ++a.runs_missing;
     else ++a.runs_failed;
     a.rows.push_back(std::move(r));
   }

@@ -24,3 +24,8 @@ set_tests_properties(cli_bad_study PROPERTIES LABELS unit WILL_FAIL TRUE)
 add_test(NAME cli_bad_study_message COMMAND sh -c "$<TARGET_FILE:grainlab> run ${CMAKE_CURRENT_SOURCE_DIR}/pipeline/bad/out_of_range.toml --results ${PROJECT_BINARY_DIR}/bad-results 2>&1; echo rc=$?")
 set_tests_properties(cli_bad_study_message PROPERTIES LABELS unit
   PASS_REGULAR_EXPRESSION "out_of_range.toml:6: sweep.grid.tolerance: .*outside \\[1e-09, 1\\].*rc=2")
+# The result store under concurrent writers (shards and whole runs), kill -9, a full disk and a
+# read-only folder, through the real program (tests/pipeline/store_faults.sh).
+add_test(NAME store_faults COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/pipeline/store_faults.sh $<TARGET_FILE:grainlab> ${PROJECT_SOURCE_DIR}
+                                   ${PROJECT_BINARY_DIR}/store-faults)
+set_tests_properties(store_faults PROPERTIES LABELS study TIMEOUT 600 RUN_SERIAL TRUE)

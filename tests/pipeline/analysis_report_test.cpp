@@ -143,7 +143,7 @@ reference = { file = "validation/points.csv", x = "x", y = "y", label = "paper" 
   }
   const Study s = load_study(file, dir.string());
   std::ostringstream log;
-  const RunOutcome o = run_study(s, "quick", dir / "results", RunOptions{2, false, false, false}, log);
+  const RunOutcome o = run_study(s, "quick", dir / "results", toy::options(2, false, false), log);
   Analysis a = analyse(s, o, dir.string());
 
   BOOST_TEST(a.runs_ok == 4);
