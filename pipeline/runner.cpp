@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <mutex>
 #include <ostream>
 #include <sched.h>
@@ -40,8 +41,11 @@ Shard Shard::parse(const std::string& text) {
 
 int available_cores() {
   cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return int(std::max(1u, std::thread::hardware_concurrency()));
+  int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : int(std::thread::hardware_concurrency());
+  // A Slurm task is allotted --cpus-per-task CPUs even where the cluster does not bind tasks to them.
+  if (const char* slurm = std::getenv("SLURM_CPUS_PER_TASK"))
+    if (const int n = std::atoi(slurm); n > 0) cores = std::min(cores, n);
+  return std::max(1, cores);
 }
 
 fs::path study_results_dir(const fs::path& results_root, const Study& s, const std::string& tier) {
