@@ -467,6 +467,16 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
     }
   }
   for (const auto& c : study.checks) {
+    // A check judges its whole set of runs: one failed or missing run makes it a fail, not a pass on the rest.
+    const Where where = c.where_filter();
+    const auto absent = std::count_if(a.rows.begin(), a.rows.end(), [&](const Row& r) { return r.status != "ok" && r.matches(where); });
+    if (absent && c.kind != "not_reproduced") {
+      Verdict v = cite(c);
+      v.verdict = "fail";
+      v.detail = fmt::format("{} of the runs it judges failed or are missing (grainlab status --failed)", absent);
+      a.verdicts.push_back(v);
+      continue;
+    }
     try {
       evaluate_check(a, c, source_root);
     } catch (const std::exception& e) {

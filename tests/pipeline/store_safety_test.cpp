@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "pipeline/analysis.hpp"
 #include "pipeline/files.hpp"
 #include "pipeline/run_lock.hpp"
 #include "pipeline/runner.hpp"
@@ -148,6 +149,46 @@ BOOST_AUTO_TEST_CASE(an_attempt_whose_writer_died_is_a_failed_run_with_its_log) 
   std::ostringstream log;
   BOOST_TEST(run_study(s, "quick", dir / "results", toy::options(1, false, false), log).failed == 0);
   BOOST_TEST(toy::executions == 8);
+  fs::remove_all(dir);
+}
+
+BOOST_AUTO_TEST_CASE(a_check_over_a_failed_or_missing_run_fails) {
+  auto dir = toy::temp_dir("partial");
+  const auto file = toy::write(dir / "studies" / "s.toml", R"([study]
+name = "s"
+experiment = "toy_power"
+metrics = ["y"]
+[sweep.grid]
+x = [1.0, 2.0, 3.0]
+explode = [false, true]
+[[check]]
+id = "positive"
+kind = "bounds"
+paper = "I"
+source = "toy"
+seed = "000"
+lines = "1"
+quantity = "y"
+min = 0.0
+[[check]]
+id = "positive_where_all_ran"
+kind = "bounds"
+paper = "I"
+source = "toy"
+seed = "000"
+lines = "1"
+quantity = "y"
+min = 0.0
+where = { explode = false }
+)");
+  const Study s = load_study(file, dir.string());
+  std::ostringstream log;
+  const RunOutcome o = run_study(s, "quick", dir / "results", toy::options(1, false, false), log);
+  const Analysis a = analyse(s, o, dir.string());
+  BOOST_REQUIRE(a.verdicts.size() == 2u);
+  BOOST_TEST(a.verdicts[0].verdict == "fail");  // three of its six runs failed
+  BOOST_TEST(a.verdicts[0].detail.find("3 of the runs") != std::string::npos, a.verdicts[0].detail);
+  BOOST_TEST(a.verdicts[1].verdict == "pass");  // its own runs all ran
   fs::remove_all(dir);
 }
 
