@@ -41,7 +41,9 @@
 #   first with SLURM_TEST_PORT.
 # - Zombies: the daemons fork to detach, and an exited daemon or intermediate fork stays a zombie until
 #   PID 1 reaps it (in this VM PID 1 is not an init system and reaps late), so pgrep may still list it.
-#   A zombie counts as gone everywhere here (alive()), or it would pass for a foreign daemon.
+#   A zombie counts as gone everywhere here (alive()), or it would pass for a foreign daemon. Stopping
+#   waits for every thread: slurmctld's main thread exits first and shows as a zombie while the others
+#   still save state and hold the port.
 # - Harmless noise in the logs: "Configured MailProg is invalid" (silenced with MailProg=/bin/true),
 #   "mpi/pmix_v4: can not load PMIx library" (slurmd probes every MPI plugin; no job uses MPI),
 #   "High latency ... gettimeofday()" in a VM.
@@ -71,8 +73,19 @@ is_ours() {
   { tr '\0' '\n' < "/proc/$pid/environ"; } 2>/dev/null | grep -qxF "SLURM_CONF=$CONF"
 }
 
-# PID exists and is not a zombie.
-alive() { [[ -d /proc/$1 ]] && [[ $(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null) != Z ]]; }
+# State letter of PID's main thread (empty when PID is gone).
+state_of() { awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null || true; }
+
+# PID still has a thread that has not exited. Not just the main thread's state: when a multi-threaded
+# daemon's main thread has exited, the process shows as a zombie (and its environ reads empty) while its
+# other threads are still shutting down (slurmctld saving its state), holding the port.
+alive() {
+  local f
+  for f in /proc/"$1"/task/*/status; do
+    [[ $(awk '/^State:/ { print $2 }' "$f" 2>/dev/null) =~ ^[^ZX]$ ]] && return 0
+  done
+  return 1
+}
 
 pid_from() { [[ -s $1 ]] && cat "$1" || echo none; }
 
@@ -182,7 +195,9 @@ foreign_daemons() {
   local name pid
   for name in slurmctld slurmd; do
     for pid in $(pgrep -x "$name" || true); do
-      alive "$pid" || continue   # a zombie left by daemonizing or stopping, not yet reaped
+      # A zombie left by daemonizing or stopping, not yet reaped, or a daemon whose main thread has
+      # exited (its environ cannot tell whose it is): on its way out, not running.
+      alive "$pid" && [[ $(state_of "$pid") != Z ]] || continue
       is_ours "$pid" "$name" || echo "$name (pid $pid)"
     done
   done
@@ -339,7 +354,7 @@ do_wait() {
 
 case ${1:-} in
   start) do_start ;;
-  stop) do_stop; say "stopped (state and logs kept in $STATE)" ;;
+  stop) do_stop; say "stopped (state directory $STATE)" ;;
   status) do_status ;;
   wait) shift; do_wait "$@" ;;
   *) echo "usage: $0 start|stop|status|wait SECONDS JOBID..." >&2; exit 2 ;;

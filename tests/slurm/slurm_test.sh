@@ -42,6 +42,7 @@ export SLURM_TEST_DIR
 
 finish() {
   local rc=$?
+  [[ -z ${waiter:-} ]] || kill "$waiter" 2>/dev/null || true
   "$HERE/cluster.sh" stop || true
   if [[ $rc == 0 || $rc == 77 ]]; then
     rm -rf "$SLURM_TEST_DIR"
@@ -100,8 +101,12 @@ report_id=$(sed -n 's/.*report job \([0-9][0-9]*\).*/\1/p' <<< "$out" | head -n 
 [[ -n $array_id && -n $report_id ]] \
   || fail "grainlab submit did not print 'array job <ID>' and 'report job <ID>'"
 say "waiting up to ${WAIT_TIMEOUT}s for array job $array_id and report job $report_id"
-"$HERE/cluster.sh" wait "$WAIT_TIMEOUT" "$array_id" "$report_id" \
-  || fail "the jobs did not finish within ${WAIT_TIMEOUT}s (set SLURM_TEST_WAIT_TIMEOUT to wait longer)"
+# In the background: bash runs the TERM/INT trap (which stops the cluster) only between commands, and
+# `wait` is interruptible where a foreground command of up to WAIT_TIMEOUT seconds is not.
+"$HERE/cluster.sh" wait "$WAIT_TIMEOUT" "$array_id" "$report_id" &
+waiter=$!
+wait "$waiter" || { waiter=; fail "the jobs did not finish within ${WAIT_TIMEOUT}s (set SLURM_TEST_WAIT_TIMEOUT to wait longer)"; }
+waiter=
 
 # --- 4. how every job ended ---------------------------------------------------------------------------
 # Without accounting (no sacct) slurmctld's job completion log (jobcomp/filetxt) has one line per finished
