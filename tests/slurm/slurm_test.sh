@@ -65,9 +65,10 @@ dump_logs() {
   done
 }
 
+submitted=
 fail() {
   say "FAIL: $*"
-  dump_logs
+  [[ -z $submitted ]] || dump_logs   # the logs say nothing before jobs ran
   exit 1
 }
 
@@ -78,7 +79,7 @@ if [[ $rc == 77 ]]; then
   say "SKIP: no Slurm cluster here (see cluster.sh's message above)"
   exit 77
 elif [[ $rc != 0 ]]; then
-  fail "the test cluster did not start (exit $rc)"
+  fail "the test cluster did not start (exit $rc; cluster.sh printed its logs)"
 fi
 # shellcheck source=/dev/null
 source "$SLURM_TEST_DIR/env.sh"
@@ -100,6 +101,7 @@ array_id=$(sed -n 's/.*array job \([0-9][0-9]*\).*/\1/p' <<< "$out" | head -n 1)
 report_id=$(sed -n 's/.*report job \([0-9][0-9]*\).*/\1/p' <<< "$out" | head -n 1)
 [[ -n $array_id && -n $report_id ]] \
   || fail "grainlab submit did not print 'array job <ID>' and 'report job <ID>'"
+submitted=1
 say "waiting up to ${WAIT_TIMEOUT}s for array job $array_id and report job $report_id"
 # In the background: bash runs the TERM/INT trap (which stops the cluster) only between commands, and
 # `wait` is interruptible where a foreground command of up to WAIT_TIMEOUT seconds is not.
