@@ -40,7 +40,7 @@
 # - Ports: 16817/16818 (not Slurm's 6817/6818), so a cluster on the host is not disturbed; override the
 #   first with SLURM_TEST_PORT.
 # - Zombies: the daemons fork to detach, and an exited daemon or intermediate fork stays a zombie until
-#   PID 1 reaps it (in this VM PID 1 is not an init system and reaps late), so pgrep may still list it.
+#   PID 1 reaps it (in this VM PID 1 is not an init system and reaps late), so ps may still list it.
 #   A zombie counts as gone everywhere here (alive()), or it would pass for a foreign daemon. Stopping
 #   waits for every thread: slurmctld's main thread exits first and shows as a zombie while the others
 #   still save state and hold the port.
@@ -85,6 +85,30 @@ alive() {
     [[ $(awk '/^State:/ { print $2 }' "$f" 2>/dev/null) =~ ^[^ZX]$ ]] && return 0
   done
   return 1
+}
+
+# Pids of the processes called NAME, and all descendants of PID, from /proc (no procps: pgrep is not in a
+# minimal Debian image).
+pids_named() {
+  local f
+  for f in /proc/[0-9]*/comm; do
+    [[ $(cat "$f" 2>/dev/null) == "$1" ]] && { f=${f#/proc/}; echo "${f%/comm}"; }
+  done
+  return 0
+}
+descendants_of() {
+  local f
+  for f in /proc/[0-9]*/status; do
+    awk '/^Pid:/ { p = $2 } /^PPid:/ { print p, $2 }' "$f" 2>/dev/null
+  done | awk -v root="$1" '
+    { kids[$2] = kids[$2] " " $1 }
+    END {
+      queue[1] = root; head = 1; tail = 1
+      while (head <= tail) {
+        n = split(kids[queue[head++]], c, " ")
+        for (i = 1; i <= n; i++) { print c[i]; queue[++tail] = c[i] }
+      }
+    }'
 }
 
 pid_from() { [[ -s $1 ]] && cat "$1" || echo none; }
@@ -194,7 +218,7 @@ print_logs() {
 foreign_daemons() {
   local name pid
   for name in slurmctld slurmd; do
-    for pid in $(pgrep -x "$name" || true); do
+    for pid in $(pids_named "$name"); do
       # A zombie left by daemonizing or stopping, not yet reaped, or a daemon whose main thread has
       # exited (its environ cannot tell whose it is): on its way out, not running.
       alive "$pid" && [[ $(state_of "$pid") != Z ]] || continue
@@ -296,11 +320,11 @@ do_stop() {
   stop_daemon slurmd "$SLURMD_PID" "$quiet"
   stop_daemon slurmctld "$CTLD_PID" "$quiet"
   # A job step outlives a killed slurmd; slurmstepd inherits SLURM_CONF from our slurmd.
-  for pid in $(pgrep -x slurmstepd || true); do
+  for pid in $(pids_named slurmstepd); do
     if is_ours "$pid" slurmstepd; then
       say "killing leftover slurmstepd (pid $pid) and its job"
-      pkill -KILL -P "$pid" 2>/dev/null || true
-      kill -KILL "$pid" 2>/dev/null || true
+      # The job script and what it started (their tree, taken before anything dies and is reparented).
+      kill -KILL "$pid" $(descendants_of "$pid") 2>/dev/null || true
     fi
   done
   stop_daemon munged "$MUNGED_PID" "$quiet"

@@ -72,6 +72,8 @@ fail() {
   exit 1
 }
 
+command -v python3 >/dev/null || fail "python3 is needed to compare the results (apt-get install python3)"
+
 # --- 1. the cluster -----------------------------------------------------------------------------------
 rc=0
 "$HERE/cluster.sh" start || rc=$?
