@@ -132,6 +132,7 @@ install_slurm() {
   if [[ ! -e $policy ]]; then
     # Keep the packages' postinst scripts from starting system daemons (see the findings above).
     printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod 755 "$policy" && made_policy=1
+    trap 'rm -f /usr/sbin/policy-rc.d' EXIT   # also when interrupted during the install
   fi
   local apt=(apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends slurm-wlm munge)
   local ok=
@@ -140,21 +141,25 @@ install_slurm() {
   elif apt-get -o DPkg::Lock::Timeout=600 update -q >&2 && DEBIAN_FRONTEND=noninteractive "${apt[@]}" >&2; then
     ok=1   # a fresh machine has no package lists yet
   fi
-  [[ -n $made_policy ]] && rm -f "$policy"
+  if [[ -n $made_policy ]]; then rm -f "$policy"; trap - EXIT; fi
   [[ -n $ok ]] || skip "could not install slurm-wlm and munge with apt-get (no network or archive?)"
   have_slurm || skip "slurm-wlm and munge installed, but the commands or plugins are still missing"
 }
 
 # --- configuration ------------------------------------------------------------------------------------
 
+# What slurmctld compares with SlurmctldHost and slurmd takes as its node name: gethostname() up to the
+# first dot (uname -n, from coreutils, where the hostname command may be missing).
+short_hostname() { local n; n=$(uname -n); echo "${n%%.*}"; }
+
 write_conf() {
   local node cpus mem_mb
-  node=$(hostname -s)
+  node=$(short_hostname)
   cpus=$(nproc)
   # RealMemory must not exceed what slurmd measures (MemTotal), or the node is drained as
   # "Low RealMemory"; keep 10 % in hand.
   mem_mb=$(awk '/^MemTotal:/ { print int($2 / 1024 * 0.9) }' /proc/meminfo)
-  mkdir -p "$STATE"/{etc,munge,run,log,spool/slurmctld,spool/slurmd}
+  mkdir -p "$STATE"/{munge,run,log,spool/slurmctld,spool/slurmd}
   cat > "$CONF" <<EOF
 # Written by tests/slurm/cluster.sh: a one-node test cluster; every path is inside $STATE.
 ClusterName=grainlabtest
@@ -274,7 +279,7 @@ do_start() {
     (( t++ < START_TIMEOUT )) || start_failed "slurmctld does not answer after ${START_TIMEOUT}s"
     sleep 1
   done
-  slurmd -f "$CONF" -N "$(hostname -s)" || start_failed "slurmd did not start"
+  slurmd -f "$CONF" -N "$(short_hostname)" || start_failed "slurmd did not start"
   t=0
   local state=
   while :; do
