@@ -259,6 +259,8 @@ do_start() {
   chmod 755 "$STATE"
   write_conf
   chmod 755 "$STATE/munge"
+  # A fresh cluster each start: no jobs, job ids from 1 (slurmctld -c alone keeps the id counter).
+  rm -rf "$STATE"/spool/slurmctld/* "$STATE"/spool/slurmd/*
   rm -f "$STATE"/log/*.log "$STATE"/log/jobcomp.txt "$STATE"/run/*.pid
 
   if [[ ! -s $STATE/munge/munge.key ]]; then
