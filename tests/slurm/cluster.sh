@@ -254,6 +254,8 @@ do_start() {
     port_in_use "$port" && skip "port $port is in use (set SLURM_TEST_PORT to another base port)"
   done
 
+  # Unix socket paths (munge's, slurmd's per-step sockets in its spool) are limited to 107 bytes.
+  (( ${#STATE} <= 64 )) || fail "SLURM_TEST_DIR=$STATE is too long for the sockets inside it (64 characters at most)"
   mkdir -p "$STATE"
   # munged needs the socket directory (and its parents) executable by everyone.
   chmod 755 "$STATE"
