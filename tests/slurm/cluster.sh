@@ -281,6 +281,7 @@ do_start() {
   local t=0
   until scontrol ping 2>/dev/null | grep -q 'is UP'; do
     (( t++ < START_TIMEOUT )) || start_failed "slurmctld does not answer after ${START_TIMEOUT}s"
+    (( t < 3 )) || is_ours "$(pid_from "$CTLD_PID")" slurmctld || start_failed "slurmctld exited"
     sleep 1
   done
   slurmd -f "$CONF" -N "$(short_hostname)" || start_failed "slurmd did not start"
@@ -290,6 +291,7 @@ do_start() {
     state=$(sinfo -h -N -o '%t' 2>/dev/null | head -n 1)
     [[ $state == idle ]] && break
     (( t++ < START_TIMEOUT )) || start_failed "node state is '$state' after ${START_TIMEOUT}s, not idle: $(sinfo -h -R 2>/dev/null)"
+    (( t < 3 )) || is_ours "$(pid_from "$SLURMD_PID")" slurmd || start_failed "slurmd exited"
     sleep 1
   done
   say "cluster up in $STATE (slurmctld pid $(pid_from "$CTLD_PID"), slurmd pid $(pid_from "$SLURMD_PID"), munged pid $(pid_from "$MUNGED_PID")); source $STATE/env.sh"
