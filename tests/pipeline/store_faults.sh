@@ -40,7 +40,7 @@ for w in a b; do
 done
 for p in "${pids[@]}"; do wait "$p" || { cat "$work"/*.log; fail "a concurrent writer exited non-zero"; }; done
 "$grainlab" report "$study" --results "$work/shared" > "$work/report.log" 2>&1 || { cat "$work/report.log"; fail "report"; }
-$compare "$ref" "$work/shared/faults_smoke/quick" || fail "concurrent store differs from the reference"
+$compare "$work/ref" "$work/shared" faults_smoke quick || fail "concurrent store differs from the reference"
 computed=$(cat "$work"/shard-*.log "$work"/whole-*.log | grep -cE '\] [0-9a-f]{16} ok \(' || true)
 [ "$computed" = 12 ] || { cat "$work"/shard-*.log "$work"/whole-*.log; fail "$computed computations for 12 runs (each must run exactly once)"; }
 check_no_partial "$work/shared/faults_smoke/quick"
@@ -58,7 +58,7 @@ done
 "$grainlab" run "$study" --results "$work/killed" --jobs 2 > "$work/resumed.log" 2>&1 || { cat "$work/resumed.log"; fail "resume after kill -9"; }
 leftover=$(find "$work/killed" -name '.tmp-*' | wc -l)
 [ "$leftover" = 0 ] || fail "$leftover temporary folders left after resume"
-$compare "$ref" "$work/killed/faults_smoke/quick" || fail "resumed store differs from the reference"
+$compare "$work/ref" "$work/killed" faults_smoke quick || fail "resumed store differs from the reference"
 
 mnt=$work/mnt
 mkdir -p "$mnt"
