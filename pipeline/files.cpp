@@ -47,23 +47,6 @@ void write_file(const fs::path& path, std::string_view content) {
   if (::close(fd) != 0) fail("write", path, errno);
 }
 
-void write_file_atomic(const fs::path& path, std::string_view content) {
-  const fs::path tmp = path.parent_path() / fmt::format(".{}.tmp-{}-{}", path.filename().string(), host_name(), ::getpid());
-  try {
-    write_file(tmp, content);
-  } catch (...) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    throw;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    fail("replace", path, err);
-  }
-}
-
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("cannot read {}", path.string()));
@@ -83,15 +66,6 @@ void require_writable(const fs::path& dir) {
     throw std::runtime_error(fmt::format("results folder {} is not writable ({})", dir.string(), e.what()));
   }
   fs::remove(probe, ec);
-}
-
-std::uint64_t fnv1a64(std::string_view bytes) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
 }
 
 }  // namespace grainlab::pipeline

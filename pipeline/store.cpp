@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "core/fnv1a.hpp"
 #include "pipeline/files.hpp"
 #include "pipeline/run_lock.hpp"
 #include "pipeline/version.hpp"

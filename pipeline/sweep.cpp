@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/fnv1a.hpp"
 #include "pipeline/files.hpp"
 
 namespace grainlab::pipeline {

@@ -77,7 +77,7 @@ set -e
 cat "$work/full.log" | tail -5
 [ "$rc" != 0 ] || fail "a run on a full disk exited 0"
 grep -q "No space left on device" "$work/full.log" || fail "no 'No space left on device' in the output"
-grep -qE "cannot (create|write|replace) $mnt/" "$work/full.log" || fail "the message does not name the file"
+grep -qE "cannot (create|write|replace|rename) '?$mnt/" "$work/full.log" || fail "the message does not name the file"
 [ -d "$mnt/r/faults_smoke/quick" ] && check_no_partial "$mnt/r/faults_smoke/quick"
 stored=$( [ -d "$mnt/r/faults_smoke/quick" ] && stored_ok_runs "$mnt/r/faults_smoke/quick" || echo 0)
 claimed=$(grep -cE '\] [0-9a-f]{16} ok \(' "$work/full.log" || true)

@@ -115,7 +115,8 @@ BOOST_AUTO_TEST_CASE(a_run_locked_elsewhere_is_waited_for_and_reused) {
   toy::executions = 0;
   std::ostringstream log;
   auto other = std::async(std::launch::async, [&] { return run_study(s, "quick", dir / "results", toy::options(2, false, false), log); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (int i = 0; i < 1000 && toy::executions < 7; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
   BOOST_TEST(toy::executions == 7);  // everything but the held run, which it waits for
   grainlab::RunContext ctx;
   const grainlab::RunResult r = toy::run(held.parameters, ctx);  // this "other writer" computes it
