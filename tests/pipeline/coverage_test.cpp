@@ -4,7 +4,9 @@
 #include <boost/test/unit_test.hpp>
 
 #include <fstream>
+#include <sstream>
 
+#include "pipeline/analysis.hpp"
 #include "pipeline/coverage.hpp"
 #include "pipeline/html.hpp"
 #include "tests/pipeline/report_test_helpers.hpp"
@@ -108,6 +110,36 @@ BOOST_AUTO_TEST_CASE(four_verdicts_from_sources_and_stored_checks) {
   const std::string list = claims_list_markdown(a, "II");
   BOOST_TEST(list.find("| T-C04 | fail | s:c2 s:c3 |") != std::string::npos, list);
   BOOST_TEST(list.find("T-C01") == std::string::npos);
+}
+
+// "not reproduced" means ran: a study with nothing run gives "not run"; one whose runs all failed gives
+// "not reproduced"; a not_reproduced check records a finding either way.
+BOOST_AUTO_TEST_CASE(check_verdict_when_nothing_ran) {
+  const auto dir = toy::temp_dir("notrun");
+  auto verdicts = [&](const std::string& experiment, bool run, bool explode) {
+    const auto file = toy::write(dir / "studies" / "s.toml", "[study]\nname = \"s\"\nexperiment = \"" + experiment +
+                                                               "\"\nmetrics = [\"y\"]\n[parameters]\nexplode = " + (explode ? "true" : "false") +
+                                                               "\n[[check]]\nid = \"c\"\nkind = \"within\"\nquantity = \"y\"\nvalue = 2.0\ntolerance = 0.1\n"
+                                                               "[[check]]\nid = \"nr\"\nkind = \"not_reproduced\"\nreason = \"DISAGREES\"\n");
+    const Study st = load_study(file, dir.string());
+    std::ostringstream log;
+    fs::remove_all(dir / "results");
+    const RunOutcome o = run ? run_study(st, "quick", dir / "results", RunOptions{1, false, false, false}, log)
+                             : collect_study(st, "quick", dir / "results");
+    return analyse(st, o, dir.string()).verdicts;
+  };
+  auto v = verdicts("missing_exp", true, false);
+  BOOST_TEST(v[0].verdict == "not run");
+  BOOST_TEST(v[0].detail.find("not available") != std::string::npos, v[0].detail);
+  BOOST_TEST(v[1].verdict == "not reproduced");
+  v = verdicts("toy_power", false, false);
+  BOOST_TEST(v[0].verdict == "not run");
+  v = verdicts("toy_power", true, true);
+  BOOST_TEST(v[0].verdict == "not reproduced");
+  BOOST_TEST(v[0].detail == "every run failed");
+  v = verdicts("toy_power", true, false);
+  BOOST_TEST(v[0].verdict == "pass");  // y = 2 x^1.5 at x = 1
+  fs::remove_all(dir);
 }
 
 BOOST_AUTO_TEST_CASE(contradiction_needs_a_reason) {
