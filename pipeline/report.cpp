@@ -1,11 +1,9 @@
 // Report writing (see report.hpp). Single-threaded; writes files under results/.
 #include "pipeline/report.hpp"
 
-#include <cmath>
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <set>
 #include <tuple>
 
 #include <fmt/format.h>

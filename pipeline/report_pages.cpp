@@ -1,7 +1,6 @@
 // results/index.html and the per-paper pages (see report.hpp). Pages are written atomically.
 #include <fstream>
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
