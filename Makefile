@@ -3,8 +3,9 @@ BUILD    ?= build
 TYPE     ?= Release
 JOBS     ?= $(shell nproc)
 TIER     ?= quick
+# chromium: the report_renders test renders the HTML report headless and checks its text.
 PACKAGES := cmake g++ make git libeigen3-dev libtbb-dev libfmt-dev libtomlplusplus-dev \
-            libboost-test-dev libbenchmark-dev libcli11-dev gnuplot-nox
+            libboost-test-dev libbenchmark-dev libcli11-dev gnuplot-nox chromium
 
 .PHONY: all deps configure build test reproduce bench sanitize clean
 

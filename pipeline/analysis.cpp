@@ -443,12 +443,15 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
   }
   for (size_t i = 0; i < outcome.specs.size() && i < a.rows.size(); ++i) a.rows[i].num["replicate"] = outcome.specs[i].replicate;
   if (!study.experiment_available || a.runs_ok == 0) {
+    // Nothing ran: "not run", so that "not reproduced" keeps meaning "ran, and disagrees or cannot be
+    // judged as stated" (every run failed is such a case; a not_reproduced check records a finding).
+    const bool ran = study.experiment_available && a.runs_failed > 0;
     const std::string reason = !study.experiment_available
-                                   ? fmt::format("not run: experiment '{}' not available in this build", study.experiment)
-                                   : (a.runs_missing ? "not run yet (grainlab run)" : "every run failed");
+                                   ? fmt::format("experiment '{}' not available in this build", study.experiment)
+                                   : (ran ? "every run failed" : "not run yet (grainlab run)");
     for (const auto& c : study.checks) {
       Verdict v = cite(c);
-      v.verdict = "not reproduced";
+      v.verdict = c.kind == "not_reproduced" || ran ? "not reproduced" : "not run";
       v.detail = c.kind == "not_reproduced" ? c.text("reason") : reason;
       a.verdicts.push_back(v);
     }

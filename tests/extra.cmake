@@ -2,7 +2,11 @@
 # - study_<name>: the quick tier of every study in studies/, recomputed (--force) so that a physics
 #   regression fails CI; results go to <build>/study-results, not to the user's results/.
 #   A study whose experiment is not in this build reports "not run" and passes.
-# - report_renders: results index rendered by headless Chromium (skipped when Chromium is absent).
+# - claims_audit: the claim coverage of those results (grainlab report --claims): fails on a check citing
+#   an unknown claim, a stale validation/claim_verdicts.csv, or one claim passed and failed by two checks
+#   without a contradicts_ok reason.
+# - report_renders: the pages rendered by headless Chromium, their text checked (tools/check_report.sh;
+#   skipped only when Chromium is absent or cannot start).
 file(GLOB GRAINLAB_STUDY_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/studies/*.toml)
 set(GRAINLAB_STUDY_RESULTS ${PROJECT_BINARY_DIR}/study-results)
 foreach(study ${GRAINLAB_STUDY_FILES})
@@ -11,10 +15,13 @@ foreach(study ${GRAINLAB_STUDY_FILES})
            COMMAND grainlab run ${study} --tier quick --force --jobs 2 --results ${GRAINLAB_STUDY_RESULTS})
   set_tests_properties(study_${name} PROPERTIES LABELS study TIMEOUT 900 FIXTURES_SETUP study_results)
 endforeach()
+add_test(NAME claims_audit COMMAND grainlab report --claims --results ${GRAINLAB_STUDY_RESULTS})
+set_tests_properties(claims_audit PROPERTIES LABELS study FIXTURES_REQUIRED study_results RESOURCE_LOCK study_results)
 add_test(NAME report_renders
-         COMMAND ${PROJECT_SOURCE_DIR}/tools/screenshot.sh ${GRAINLAB_STUDY_RESULTS}/index.html
-                 ${GRAINLAB_STUDY_RESULTS}/index.png)
-set_tests_properties(report_renders PROPERTIES LABELS study SKIP_RETURN_CODE 77 FIXTURES_REQUIRED study_results)
+         COMMAND ${PROJECT_SOURCE_DIR}/tools/check_report.sh $<TARGET_FILE:grainlab> ${GRAINLAB_STUDY_RESULTS}
+                 ${PROJECT_SOURCE_DIR}/studies)
+set_tests_properties(report_renders PROPERTIES LABELS study SKIP_RETURN_CODE 77 FIXTURES_REQUIRED study_results
+                     RESOURCE_LOCK study_results TIMEOUT 600)
 add_test(NAME cli_help COMMAND grainlab run --help)
 set_tests_properties(cli_help PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "--dry-run")
 # Bad input through the real CLI: exit code 2 and a message naming file, key and the allowed range.
