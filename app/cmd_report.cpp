@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "app/command.hpp"
+#include "core/io/atomic_file.hpp"
 #include "pipeline/coverage.hpp"
 #include "pipeline/driver.hpp"
 #include "pipeline/report.hpp"
@@ -35,7 +36,7 @@ int claims(const Options& o, const pipeline::Paths& paths, const std::string& cl
     std::vector<pipeline::VerdictSource> previous;
     if (std::filesystem::exists(files.sources_csv)) previous = pipeline::read_sources(files.sources_csv);
     const auto sources = pipeline::derive_sources(pipeline::read_claims(files.claims_csv), pipeline::scan_citations(files.studies_dir), previous);
-    std::ofstream(files.sources_csv) << pipeline::sources_csv_text(sources);
+    io::write_file_atomically(files.sources_csv, pipeline::sources_csv_text(sources));
     std::cout << "wrote " << files.sources_csv.string() << " (" << sources.size() << " claims)\n";
   }
   const auto audit = pipeline::audit_claims(files, paths.results_root, o.tier);

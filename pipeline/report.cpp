@@ -4,10 +4,12 @@
 #include <fstream>
 #include <map>
 #include <ostream>
+#include <sstream>
 #include <tuple>
 
 #include <fmt/format.h>
 
+#include "core/io/atomic_file.hpp"
 #include "pipeline/html.hpp"
 #include "pipeline/plot.hpp"
 #include "pipeline/version.hpp"
@@ -30,7 +32,7 @@ std::string md_cell(const std::string& s) {
 /// provenance.csv (one row per stored run) and a Markdown summary grouped by what produced the runs:
 /// version, build type, threads and host, with the run count, total wall time and start times.
 std::string write_provenance(const RunOutcome& outcome, const fs::path& dir) {
-  std::ofstream csv(dir / "provenance.csv");
+  std::ostringstream csv;
   csv << "key,status,experiment,version,dirty,build_type,threads,host,started_utc,wall_s\n";
   struct Group {
     int runs = 0;
@@ -54,6 +56,7 @@ std::string write_provenance(const RunOutcome& outcome, const fs::path& dir) {
   for (const auto& [k, g] : groups)
     md += fmt::format("| {} | {} | {} | {} | {} | {:.3g} s | {}{} |\n", g.runs, md_cell(std::get<0>(k)), md_cell(std::get<1>(k)),
                       std::get<2>(k), md_cell(std::get<3>(k)), g.wall, g.first, g.last == g.first ? "" : " … " + g.last);
+  io::write_file_atomically(dir / "provenance.csv", csv.str());
   return md;
 }
 }  // namespace
@@ -92,28 +95,29 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
       md += "\n";
       csv += "\n";
     }
-    std::ofstream(dir / (t.name + ".md")) << md;
-    std::ofstream(dir / (t.name + ".csv")) << csv;
+    io::write_file_atomically(dir / (t.name + ".md"), md);
+    io::write_file_atomically(dir / (t.name + ".csv"), csv);
     a.tables_md.emplace_back(t.text("title", t.name), md);
   }
   for (const auto& v : a.verdicts)
     if (!v.table_md.empty()) {
-      std::ofstream(dir / ("check_" + v.id + ".md")) << v.table_md;
+      io::write_file_atomically(dir / ("check_" + v.id + ".md"), v.table_md);
       a.tables_md.emplace_back("Check " + v.id + ": ours beside the paper", v.table_md);
     }
 
   // Verdicts and errata as CSV (read back by the coverage table).
   {
-    std::ofstream vc(dir / "verdicts.csv");
+    std::ostringstream vc, ec;
     vc << "id,claim,paper,source,seed,lines,verdict,detail\n";
     for (const auto& v : a.verdicts)
       vc << fmt::format("{},{},{},{},{},{},{},{}\n", csv_field(v.id), csv_field(v.claim), csv_field(v.paper), csv_field(v.source),
                         csv_field(v.seed), csv_field(v.lines), csv_field(v.verdict), csv_field(v.detail));
-    std::ofstream ec(dir / "errata.csv");
     ec << "where,quantity,printed,recomputed,ours,note\n";
     for (const auto& e : a.errata)
       ec << fmt::format("{},{},{},{},{},{}\n", csv_field(e.where), csv_field(e.quantity), csv_field(e.printed), csv_field(e.recomputed),
                         csv_field(e.ours), csv_field(e.note));
+    io::write_file_atomically(dir / "verdicts.csv", vc.str());
+    io::write_file_atomically(dir / "errata.csv", ec.str());
   }
 
   int pass = 0, fail = 0, nr = 0, not_run = 0;
@@ -121,7 +125,7 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
   std::string summary = fmt::format("{} [{}]: runs {} ok, {} failed, {} missing; checks {} pass, {} fail, {} not reproduced", study.name,
                                     tier, a.runs_ok, a.runs_failed, a.runs_missing, pass, fail, nr);
   if (not_run) summary += fmt::format(", {} not run", not_run);
-  std::ofstream(dir / "summary.txt") << summary << "\n";  // the line the render test looks for on the page
+  io::write_file_atomically(dir / "summary.txt", summary + "\n");  // the line the render test looks for on the page
   const std::string provenance = write_provenance(outcome, dir);
 
   // report.md
@@ -155,7 +159,7 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
     for (const auto& f : a.figures) md += fmt::format("![{0}]({0})\n\n", f);
   }
   for (const auto& [title, t] : a.tables_md) md += fmt::format("\n## {}\n\n{}", title, t);
-  std::ofstream(dir / "report.md") << md;
+  io::write_file_atomically(dir / "report.md", md);
 
   // The study's section of index.html.
   std::string html = fmt::format("<section id=\"{0}\"><h2>{0} — {1}</h2>\n<p>{2}</p>\n<p class=\"summary\">{3}</p>\n", html_escape(study.name),
@@ -179,7 +183,7 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
   for (const auto& [title, t] : a.tables_md)
     html += fmt::format("<details><summary>{}</summary>\n{}</details>\n", html_escape(title), md_table_to_html(t));
   html += fmt::format("<p><a href=\"{0}/{1}/report.md\">report.md</a></p></section>\n", html_escape(study.name), tier);
-  std::ofstream(dir / "report.html.part") << html;
+  io::write_file_atomically(dir / "report.html.part", html);
   return summary;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/io/atomic_file.hpp"
 #include "pipeline/coverage.hpp"
 #include "pipeline/html.hpp"
 #include "pipeline/report.hpp"
@@ -17,12 +18,6 @@ namespace grainlab::pipeline {
 namespace fs = std::filesystem;
 
 namespace {
-void write_atomic(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.parent_path() / fmt::format(".{}.tmp-{}", file.filename().string(), ::getpid());
-  std::ofstream(tmp) << text;
-  fs::rename(tmp, file);
-}
-
 std::string study_part(const fs::path& results_root, const std::string& study, const std::string& tier) {
   std::ifstream part(results_root / study / tier / "report.html.part");
   if (!part) return fmt::format("<section id=\"{0}\"><h2>{0}</h2><p>not run at tier {1}</p></section>\n", html_escape(study), tier);
@@ -82,7 +77,7 @@ void write_paper_page(const fs::path& results_root, const ClaimAudit& audit, con
   h += "<h2>Studies that judge these claims</h2>\n";
   if (studies.empty()) h += "<p>None yet.</p>\n";
   for (const auto& s : studies) h += study_part(results_root, s, tier);
-  write_atomic(results_root / paper_page_name(paper), h + page_foot());
+  io::write_file_atomically(results_root / paper_page_name(paper), h + page_foot());
 }
 }  // namespace
 
@@ -110,7 +105,7 @@ void write_index(const fs::path& results_root, const std::vector<std::string>& s
   for (const auto& s : studies) html += fmt::format("<li><a href=\"#{0}\">{0}</a></li>\n", html_escape(s));
   html += "</ul>\n";
   for (const auto& s : studies) html += study_part(results_root, s, tier);
-  write_atomic(results_root / "index.html", html + page_foot());
+  io::write_file_atomically(results_root / "index.html", html + page_foot());
 }
 
 }  // namespace grainlab::pipeline

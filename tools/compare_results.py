@@ -10,7 +10,8 @@ DIR/STUDY/TIER/ they must hold the same run folders (one per run key, each with 
   [parameters] and [metrics] tables must be present;
 - every other file of a run folder (series_*.csv) identical bytes, except `complete` (the store's
   checksum covers the provenance too);
-- verdicts.csv and the other CSVs beside the run folders (tables, errata) identical bytes.
+- verdicts.csv and the other CSVs beside the run folders (tables, errata) identical bytes, except
+  provenance.csv (hosts and times).
 No leftover temporary folder (.tmp-*: a writer that died mid-run) may be in ACTUAL_DIR.
 Exit 0 when all agree, 1 with every difference listed otherwise, 2 on bad usage.
 """
@@ -98,8 +99,8 @@ def main(argv: list) -> int:
 
     if not (exp_dir / "verdicts.csv").is_file():
         problems.append(f"no verdicts.csv in {exp_dir}")
-    exp_csv = sorted(p.name for p in exp_dir.glob("*.csv"))
-    act_csv = sorted(p.name for p in act_dir.glob("*.csv"))
+    exp_csv = sorted(p.name for p in exp_dir.glob("*.csv") if p.name != "provenance.csv")
+    act_csv = sorted(p.name for p in act_dir.glob("*.csv") if p.name != "provenance.csv")
     if exp_csv != act_csv:
         problems.append(f"CSV files beside the runs differ: {exp_csv} vs {act_csv}")
     for name in sorted(set(exp_csv) & set(act_csv)):

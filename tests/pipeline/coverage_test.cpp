@@ -124,7 +124,7 @@ BOOST_AUTO_TEST_CASE(check_verdict_when_nothing_ran) {
     const Study st = load_study(file, dir.string());
     std::ostringstream log;
     fs::remove_all(dir / "results");
-    const RunOutcome o = run ? run_study(st, "quick", dir / "results", RunOptions{1, false, false, false}, log)
+    const RunOutcome o = run ? run_study(st, "quick", dir / "results", toy::options(1, false, false), log)
                              : collect_study(st, "quick", dir / "results");
     return analyse(st, o, dir.string()).verdicts;
   };
