@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(sweep_over_unknown_parameter) {
 
 BOOST_AUTO_TEST_CASE(plot_of_unknown_column) {
   const auto msg = load_error(kHeader + "[[plot]]\nname = \"p\"\nx = \"x\"\nseries = [{ y = \"z\" }]\n");
-  BOOST_TEST(msg.find("plot 'p'.y") != std::string::npos, msg);
+  BOOST_TEST(msg.find("s.toml:8: plot 'p'.series[0].y") != std::string::npos, msg);
   BOOST_TEST(msg.find("unknown column 'z'") != std::string::npos, msg);
   BOOST_TEST(msg.find("s.toml:") != std::string::npos, msg);
 }
