@@ -1,4 +1,4 @@
-// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force]`: expand, run what is not
+// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--allow-large-sweep]`: expand, run what is not
 // stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check fails or a run errors.
 #include <iostream>
 #include <memory>
@@ -14,7 +14,7 @@ struct Options {
   std::vector<std::string> studies;
   std::string tier = "quick", results;
   int jobs = 0;
-  bool dry_run = false, force = false;
+  bool dry_run = false, force = false, allow_large_sweep = false;
 };
 
 const CommandRegistration reg{
@@ -26,11 +26,12 @@ const CommandRegistration reg{
       cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: all cores; each run's engine gets cores/jobs threads)");
       cmd.add_flag("--dry-run", o->dry_run, "list the runs that would execute, run nothing");
       cmd.add_flag("--force", o->force, "recompute and replace runs already in the store");
+      cmd.add_flag("--allow-large-sweep", o->allow_large_sweep, "run sweeps of more than 100000 runs (refused by default)");
       cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
       return [o] {
         auto paths = pipeline::default_paths();
         if (!o->results.empty()) paths.results_root = o->results;
-        pipeline::RunOptions ro{o->jobs, o->force, o->dry_run, bool(isatty(STDERR_FILENO))};
+        pipeline::RunOptions ro{o->jobs, o->force, o->dry_run, bool(isatty(STDERR_FILENO)), o->allow_large_sweep};
         return pipeline::run_studies(o->studies, o->tier, ro, paths, std::cout, std::cerr);
       };
     },

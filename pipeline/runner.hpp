@@ -20,6 +20,7 @@ struct RunOptions {
   bool force = false;    ///< recompute and replace existing results
   bool dry_run = false;  ///< list what would run, run nothing
   bool progress_tty = false;
+  bool allow_large_sweep = false;  ///< lift Study::max_runs (grainlab run --allow-large-sweep)
 };
 
 struct RunOutcome {
