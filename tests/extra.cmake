@@ -24,3 +24,8 @@ set_tests_properties(cli_bad_study PROPERTIES LABELS unit WILL_FAIL TRUE)
 add_test(NAME cli_bad_study_message COMMAND sh -c "$<TARGET_FILE:grainlab> run ${CMAKE_CURRENT_SOURCE_DIR}/pipeline/bad/out_of_range.toml --results ${PROJECT_BINARY_DIR}/bad-results 2>&1; echo rc=$?")
 set_tests_properties(cli_bad_study_message PROPERTIES LABELS unit
   PASS_REGULAR_EXPRESSION "out_of_range.toml:6: sweep.grid.tolerance: .*outside \\[1e-09, 1\\].*rc=2")
+# The study corpus (tests/corpus/manifest.txt): bad and odd study files through the real CLI, each with its
+# exit code and message (file:line: key), nothing written outside a temporary results folder, no partial results.
+add_test(NAME study_corpus COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/corpus/run_corpus.sh $<TARGET_FILE:grainlab>
+                                   ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
+set_tests_properties(study_corpus PROPERTIES LABELS unit TIMEOUT 900)
