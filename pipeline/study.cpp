@@ -125,6 +125,7 @@ std::map<std::string, std::vector<ParamValue>> read_axes(const std::string& file
 Sweep read_sweep(const std::string& file, const toml::table& t, const std::string& prefix, const Experiment* e) {
   only_keys(file, prefix, t, {"grid", "zip", "replicates", "seed_parameter", "seed_base"});
   Sweep s;
+  s.where = at(file, t);
   if (auto g = sub_table(file, t, "grid", prefix)) s.grid = read_axes(file, *g, prefix + "grid.", e);
   if (auto z = sub_table(file, t, "zip", prefix)) {
     s.zip = read_axes(file, *z, prefix + "zip.", e);

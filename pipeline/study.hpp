@@ -32,6 +32,7 @@ struct Sweep {
   int replicates = 1;
   std::string seed_parameter;  ///< receives seed_base + replicate index; required when replicates > 1
   std::int64_t seed_base = 1;
+  std::string where;  ///< "file:line" of the [sweep] table (messages); empty if there is none
 };
 
 struct Tier {

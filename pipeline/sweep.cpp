@@ -41,6 +41,7 @@ TierSweep tier_sweep(const Study& study, const std::string& tier) {
     }
     if (it->second.replicates) ts.sweep.replicates = *it->second.replicates;
     if (!it->second.sweep.seed_parameter.empty()) ts.sweep.seed_parameter = it->second.sweep.seed_parameter;
+    if (!it->second.sweep.where.empty()) ts.sweep.where = it->second.sweep.where;
   }
   return ts;
 }
@@ -68,9 +69,10 @@ std::vector<RunSpec> expand(const Study& study, const std::string& tier) {
     throw StudyError(fmt::format("{}: sweep.seed_parameter: required when replicates > 1", study.file));
   const std::size_t count = saturating_product(ts);
   if (count > study.max_runs)
-    throw StudyError(fmt::format("{}: sweep: tier '{}' has {} runs, more than the limit of {}; pass --allow-large-sweep "
+    throw StudyError(fmt::format("{}: {}: tier '{}' has {} runs, more than the limit of {}; pass --allow-large-sweep "
                                  "to run it anyway",
-                                 study.file, tier, count == std::numeric_limits<std::size_t>::max() ? "over 1.8e19" : std::to_string(count),
+                                 ts.sweep.where.empty() ? study.file : ts.sweep.where,
+                                 study.tiers.count(tier) && !study.tiers.at(tier).sweep.where.empty() ? "tiers." + tier + ".sweep" : "sweep", tier, count == std::numeric_limits<std::size_t>::max() ? "over 1.8e19" : std::to_string(count),
                                  study.max_runs));
   std::vector<const std::pair<const std::string, std::vector<ParamValue>>*> axes;
   for (const auto& axis : sweep.grid) axes.push_back(&axis);
