@@ -1,5 +1,6 @@
-// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--allow-large-sweep]`: expand, run what is not
-// stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check fails or a run errors.
+// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--allow-large-sweep]`: expand,
+// run what is not stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check
+// fails or a run errors.
 #include <iostream>
 #include <memory>
 #include <unistd.h>
