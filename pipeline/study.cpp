@@ -393,8 +393,8 @@ void ordered(const Item& it, const std::string& section, const std::string& lo, 
 /// Every `where` of the analysis sections must select runs in every tier (validate_where). A series'
 /// filter is the plot's with the series' keys replacing the plot's.
 void check_where_filters(const Study& s) {
-  for (const auto* items : {&s.derived, &s.tables, &s.checks})
-    for (const auto& it : *items) validate_where(s, it.where_filter(), it.at_key("where"), fmt::format("'{}'.where", it.name));
+  for (const auto& [section, items] : {std::pair{"derived", &s.derived}, std::pair{"table", &s.tables}, std::pair{"check", &s.checks}})
+    for (const auto& it : *items) validate_where(s, it.where_filter(), it.at_key("where"), fmt::format("{} '{}'.where", section, it.name));
   for (const auto& p : s.plots) {
     const Where plot_where = p.where_filter();
     validate_where(s, plot_where, p.at_key("where"), fmt::format("plot '{}'.where", p.name));

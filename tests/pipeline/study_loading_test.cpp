@@ -97,9 +97,9 @@ BOOST_AUTO_TEST_CASE(nan_and_wrong_types_are_load_errors) {
 BOOST_AUTO_TEST_CASE(where_must_select_runs_in_every_tier) {
   auto msg = load_error(kHeader + "[sweep.grid]\nx = [1.0, 2.0]\n[tiers.quick.sweep.grid]\nx = [1.0]\n"
                         "[[derived]]\nname = \"d\"\nkind = \"value_at\"\ny = \"y\"\nwhere = { x = 2.0 }\n");
-  BOOST_TEST(msg.find("s.toml:13: 'd'.where.x: no run of tier 'quick' has x = 2") != std::string::npos, msg);
+  BOOST_TEST(msg.find("s.toml:13: derived 'd'.where.x: no run of tier 'quick' has x = 2") != std::string::npos, msg);
   msg = load_error(kHeader + "[[derived]]\nname = \"d\"\nkind = \"mean\"\ny = \"y\"\nwhere = { z = 2.0 }\n");
-  BOOST_TEST(msg.find("s.toml:9: 'd'.where.z: 'z' is not a parameter of this study") != std::string::npos, msg);
+  BOOST_TEST(msg.find("s.toml:9: derived 'd'.where.z: 'z' is not a parameter of this study") != std::string::npos, msg);
 }
 
 BOOST_AUTO_TEST_CASE(study_name_is_a_plain_identifier) {
