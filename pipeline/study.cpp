@@ -145,7 +145,9 @@ Sweep read_sweep(const std::string& file, const toml::table& t, const std::strin
   }
   s.seed_parameter = need_string(file, t, "seed_parameter", prefix, false);
   if (auto b = t.get("seed_base")) {
-    if (!b->is_integer()) fail(at(file, *b), prefix + "seed_base", "must be an integer");
+    // Bounded so that seed_base + replicate can never overflow.
+    if (!b->is_integer() || std::abs(b->as_integer()->get()) > (std::int64_t(1) << 62))
+      fail(at(file, *b), prefix + "seed_base", "must be an integer between -2^62 and 2^62");
     s.seed_base = b->as_integer()->get();
   }
   if (!s.seed_parameter.empty() && e) {
