@@ -20,7 +20,7 @@ const CommandRegistration reg{"list", "List the studies in studies/ and the regi
                                     try {
                                       const auto s = pipeline::load_study(f, paths.source_root.string());
                                       fmt::print("  {:<24} {:<16} quick {:>4} runs, full {:>4} runs  {}{}\n", s.name, s.experiment,
-                                                 pipeline::expand(s, "quick").size(), pipeline::expand(s, "full").size(), s.title,
+                                                 pipeline::sweep_size(s, "quick"), pipeline::sweep_size(s, "full"), s.title,
                                                  s.experiment_available ? "" : "  [experiment not available]");
                                     } catch (const std::exception& e) {
                                       fmt::print("  {:<24} ERROR: {}\n", std::filesystem::path(f).stem().string(), e.what());

@@ -1,7 +1,7 @@
-// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--shard K/N]`: expand, run
-// what is not stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check
-// fails or a run errors, 3 if a run went unstable. With --shard only the K-th of N slices is computed
-// (a Slurm array task); `grainlab report` then writes the reports.
+// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--shard K/N] [--allow-large-sweep]`:
+// expand, run what is not stored yet, analyse, write report.md per study and results/index.html. Exit 1 if
+// a check fails or a run errors, 3 if a run went unstable. With --shard only the K-th of N slices is
+// computed (a Slurm array task); `grainlab report` then writes the reports.
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -16,7 +16,7 @@ struct Options {
   std::vector<std::string> studies;
   std::string tier = "quick", results, shard;
   int jobs = 0;
-  bool dry_run = false, force = false;
+  bool dry_run = false, force = false, allow_large_sweep = false;
 };
 
 const CommandRegistration reg{
@@ -28,6 +28,7 @@ const CommandRegistration reg{
       cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: all cores; each run's engine gets cores/jobs threads)");
       cmd.add_flag("--dry-run", o->dry_run, "list the runs that would execute, run nothing");
       cmd.add_flag("--force", o->force, "recompute and replace runs already in the store");
+      cmd.add_flag("--allow-large-sweep", o->allow_large_sweep, "run sweeps of more than 100000 runs (refused by default)");
       cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
       cmd.add_option("--shard", o->shard, "K/N: compute only the K-th of N slices of the pending runs (K = 1..N), no reports");
       return [o] {
@@ -39,6 +40,7 @@ const CommandRegistration reg{
         ro.dry_run = o->dry_run;
         ro.progress_tty = bool(isatty(STDERR_FILENO));
         if (!o->shard.empty()) ro.shard = pipeline::Shard::parse(o->shard);
+        ro.allow_large_sweep = o->allow_large_sweep;
         return pipeline::run_studies(o->studies, o->tier, ro, paths, std::cout, std::cerr);
       };
     },

@@ -1,8 +1,11 @@
 #include "experiments/experiment.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace grainlab {
 
@@ -58,6 +61,13 @@ Parameters Experiment::complete(const std::map<std::string, ParamValue>& given) 
     ParamValue v = value;
     if (spec->type == ParamType::real)
       if (auto i = std::get_if<std::int64_t>(&value)) v = double(*i);
+    if (spec->type == ParamType::real && !std::isfinite(std::get<double>(v)) && !spec->allow_nonfinite)
+      throw std::invalid_argument(fmt::format("parameter '{}' of experiment '{}' = {} must be a finite number", key, name,
+                                              std::get<double>(v)));
+    if (spec->type == ParamType::text && !spec->choices.empty() &&
+        std::find(spec->choices.begin(), spec->choices.end(), std::get<std::string>(v)) == spec->choices.end())
+      throw std::invalid_argument(fmt::format("parameter '{}' of experiment '{}' = \"{}\" is not one of: {}", key, name,
+                                              std::get<std::string>(v), fmt::join(spec->choices, ", ")));
     if (spec->type == ParamType::real || spec->type == ParamType::integer) {
       const double x = spec->type == ParamType::real ? std::get<double>(v) : double(std::get<std::int64_t>(v));
       if ((spec->min && x < *spec->min) || (spec->max && x > *spec->max))
@@ -83,9 +93,12 @@ const Experiment& find_experiment(const std::string& name) {
 }
 
 ExperimentRegistration::ExperimentRegistration(Experiment e) {
-  for (const auto& s : e.parameters)
+  for (const auto& s : e.parameters) {
     if (!matches(s.type, s.default_value))
       throw std::logic_error(fmt::format("experiment '{}': default of '{}' has the wrong type", e.name, s.name));
+    if (!s.choices.empty() && std::find(s.choices.begin(), s.choices.end(), std::get<std::string>(s.default_value)) == s.choices.end())
+      throw std::logic_error(fmt::format("experiment '{}': default of '{}' is not one of its choices", e.name, s.name));
+  }
   const std::string name = e.name;
   if (!registry().emplace(name, std::move(e)).second)
     throw std::logic_error(fmt::format("experiment '{}' registered twice", name));

@@ -28,6 +28,11 @@ struct ParameterSpec {
   std::optional<double> min; ///< allowed range for numbers (inclusive)
   std::optional<double> max;
   std::string description;
+  /// Text parameters: the allowed values (empty: any text). Checked when a study loads, so that a typo
+  /// fails before any run instead of inside one.
+  std::vector<std::string> choices = {};
+  /// Real parameters: NaN and infinities are refused unless this is set (a NaN passes every range test).
+  bool allow_nonfinite = false;
 };
 
 /// Parameter values of one run, complete (defaults filled in) and checked against the specs.

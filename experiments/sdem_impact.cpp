@@ -13,7 +13,8 @@ Experiment make() {
   e.name = "sdem_impact";
   e.description = "SDEM normal impact (sphere-sphere or sphere-plane) vs Hertz theory and the requested restitution";
   e.parameters = {
-      {"target", ParamType::text, "", std::string("sphere"), {}, {}, "\"sphere\" (head-on, equal spheres) or \"wall\""},
+      {"target", ParamType::text, "", std::string("sphere"), {}, {}, "\"sphere\" (head-on, equal spheres) or \"wall\"",
+       {"sphere", "wall"}},
       {"velocity", ParamType::real, "m/s", 1.0, 1e-6, 1e3, "approach speed"},
       {"dt_fraction", ParamType::real, "-", 0.02, 1e-5, 1.0, "time step as a fraction of the Hertz contact time"},
   };

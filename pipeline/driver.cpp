@@ -1,6 +1,7 @@
 // Top-level flows (see driver.hpp).
 #include "pipeline/driver.hpp"
 
+#include <limits>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -46,6 +47,8 @@ int run_studies(const std::vector<std::string>& names, const std::string& tier, 
                 std::ostream& out, std::ostream& log) {
   std::vector<Study> studies;
   for (const auto& n : names) studies.push_back(load_study(resolve_study(paths, n), paths.source_root.string()));
+  if (options.allow_large_sweep)
+    for (auto& s : studies) s.max_runs = std::numeric_limits<std::size_t>::max();
   Progress progress;
   for (const auto& s : studies) progress.total += plan_study(s, tier, paths.results_root, options).todo.size();  // sweep errors first
   if (!options.dry_run) require_writable(paths.results_root);

@@ -75,6 +75,7 @@ Plan plan_study(const Study& study, const std::string& tier, const fs::path& res
   for (size_t i = 0; i < plan.specs.size(); ++i) {
     const auto& spec = plan.specs[i];
     if (!seen.insert(spec.key).second || !options.shard.contains(spec.key)) continue;
+    ++plan.unique;
     if (options.force) {
       plan.todo.push_back(i);
       continue;
@@ -125,12 +126,12 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
   out.specs = plan.specs;
   const auto& todo = plan.todo;
   ResultStore store(study_results_dir(results_root, study, tier));
-  out.reused = int(out.specs.size() - todo.size());
+  out.reused = int(plan.unique - todo.size());
   const std::string label = options.shard.count > 1 ? fmt::format("{} [{}, shard {}/{}]", study.name, tier, options.shard.index,
                                                                   options.shard.count)
                                                     : fmt::format("{} [{}]", study.name, tier);
   if (options.dry_run) {
-    log << fmt::format("{}: {} runs, {} stored, {} to run\n", label, out.specs.size(), out.reused, todo.size());
+    log << fmt::format("{}: {} runs, {} stored, {} to run\n", label, plan.unique, out.reused, todo.size());
     for (size_t i : todo) {
       std::string params;
       for (const auto& [k, v] : out.specs[i].parameters.values) params += fmt::format(" {}={}", k, to_string(v));

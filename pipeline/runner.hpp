@@ -42,6 +42,7 @@ struct RunOptions {
   bool progress_tty = false;
   Shard shard;                   ///< run only this slice of the pending runs
   Progress* progress = nullptr;  ///< shared over the studies of one command
+  bool allow_large_sweep = false;  ///< lift Study::max_runs (grainlab run --allow-large-sweep)
 };
 
 struct RunOutcome {
@@ -56,6 +57,7 @@ struct RunOutcome {
 struct Plan {
   std::vector<RunSpec> specs;
   std::vector<size_t> todo;
+  size_t unique = 0;  ///< distinct keys of this shard (a sweep may list a point twice)
 };
 
 std::filesystem::path study_results_dir(const std::filesystem::path& results_root, const Study& s, const std::string& tier);

@@ -1,12 +1,17 @@
 // Study loading: TOML file -> Study, with every check that needs no run (unknown keys, types, ranges via
-// the experiment's ParameterSpecs, sweep and plot/check columns). Errors name file, line and key.
+// the experiment's ParameterSpecs, sweep and plot/check columns; the analysis sections' schemas and `where`
+// filters are in validate.cpp). Errors name file, line and key; the first cause is reported, as the file is
+// read top-down and nothing downstream of the experiment is looked at before the experiment is known.
 // Reads: the study file and the reference files it names (existence only). Single-threaded.
 #include "pipeline/study.hpp"
 
 #include "pipeline/analysis.hpp"
 #include "pipeline/fit.hpp"
+#include "pipeline/sweep.hpp"
+#include "pipeline/validate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -18,24 +23,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string at(const std::string& file, const toml::node& n) {
-  const auto& s = n.source();
-  return s.begin ? fmt::format("{}:{}", file, s.begin.line) : file;
-}
-
-[[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& msg) {
-  throw StudyError(fmt::format("{}: {}: {}", where, key, msg));
-}
-
 void only_keys(const std::string& file, const std::string& prefix, const toml::table& t,
-               const std::set<std::string>& allowed) {
+               const std::vector<std::string>& allowed) {
   for (const auto& [k, v] : t) {
     const std::string key(k.str());
-    if (!allowed.count(key)) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(at(file, v), prefix + key, fmt::format("unknown key (allowed here: {})", list));
-    }
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      fail(at(file, v), prefix + key, fmt::format("unknown key (allowed here: {}){}", fmt::join(allowed, ", "), did_you_mean(key, allowed)));
   }
 }
 
@@ -58,10 +51,31 @@ std::string need_string(const std::string& file, const toml::table& t, const std
   return n->as_string()->get();
 }
 
-/// Type and range of one value against the experiment's spec, reported at the value's line.
+/// `s` with control characters as \xNN, so that a message stays on one line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) out += c < 0x20 || c == 0x7f ? fmt::format("\\x{:02x}", c) : std::string(1, char(c));
+  return out;
+}
+
+/// A name used as a path component (results folder, figure or table file, check table): never a path.
+void need_identifier(const std::string& file, const toml::table& t, const std::string& key, const std::string& prefix,
+                     const std::string& what) {
+  const std::string v = need_string(file, t, key, prefix);
+  if (!plain_identifier(v))
+    fail(at(file, *t.get(key)), prefix + key,
+         fmt::format("'{}' is not a plain identifier ({}: letters, digits, '_', '-' and '.', starting with a letter, digit "
+                     "or '_'; no '/', no \"..\", not empty)", printable(v), what));
+}
+
+/// Type and range of one value against the experiment's spec, reported at the value's line. Without the
+/// experiment (pending) there is no spec that could allow NaN or infinity, so they are refused.
 void check_value(const std::string& file, const toml::node& n, const std::string& key, const Experiment* e,
                  const std::string& param, const ParamValue& v) {
-  if (!e) return;
+  if (!e) {
+    if (auto d = std::get_if<double>(&v); d && !std::isfinite(*d)) fail(at(file, n), key, fmt::format("must be a finite number, got {}", *d));
+    return;
+  }
   try {
     e->complete({{param, v}});
   } catch (const std::invalid_argument& ex) {
@@ -69,12 +83,24 @@ void check_value(const std::string& file, const toml::node& n, const std::string
   }
 }
 
+std::vector<std::string> parameter_names(const Experiment& e) {
+  std::vector<std::string> out;
+  for (const auto& p : e.parameters) out.push_back(p.name);
+  return out;
+}
+
+void known_parameter(const std::string& file, const toml::node& n, const std::string& key, const Experiment* e,
+                     const std::string& name, const std::string& what) {
+  if (e && !e->find(name))
+    fail(at(file, n), key, fmt::format("{}experiment '{}' has no parameter '{}'{}", what, e->name, name, did_you_mean(name, parameter_names(*e))));
+}
+
 std::map<std::string, ParamValue> read_parameters(const std::string& file, const toml::table& t,
                                                   const std::string& prefix, const Experiment* e) {
   std::map<std::string, ParamValue> out;
   for (const auto& [k, v] : t) {
     const std::string key(k.str());
-    if (e && !e->find(key)) fail(at(file, v), prefix + key, fmt::format("experiment '{}' has no parameter '{}'", e->name, key));
+    known_parameter(file, v, prefix + key, e, key, "");
     out[key] = to_param(v, at(file, v) + ": " + prefix + key);
     check_value(file, v, prefix + key, e, key, out[key]);
   }
@@ -86,8 +112,7 @@ std::map<std::string, std::vector<ParamValue>> read_axes(const std::string& file
   std::map<std::string, std::vector<ParamValue>> out;
   for (const auto& [k, v] : t) {
     const std::string key(k.str());
-    if (e && !e->find(key))
-      fail(at(file, v), prefix + key, fmt::format("sweep over unknown parameter: experiment '{}' has no parameter '{}'", e->name, key));
+    known_parameter(file, v, prefix + key, e, key, "sweep over unknown parameter: ");
     if (!v.is_array() || v.as_array()->empty()) fail(at(file, v), prefix + key, "must be a non-empty array of values");
     for (const auto& x : *v.as_array()) {
       out[key].push_back(to_param(x, at(file, x) + ": " + prefix + key));
@@ -100,13 +125,14 @@ std::map<std::string, std::vector<ParamValue>> read_axes(const std::string& file
 Sweep read_sweep(const std::string& file, const toml::table& t, const std::string& prefix, const Experiment* e) {
   only_keys(file, prefix, t, {"grid", "zip", "replicates", "seed_parameter", "seed_base"});
   Sweep s;
+  s.where = at(file, t);
   if (auto g = sub_table(file, t, "grid", prefix)) s.grid = read_axes(file, *g, prefix + "grid.", e);
   if (auto z = sub_table(file, t, "zip", prefix)) {
     s.zip = read_axes(file, *z, prefix + "zip.", e);
     size_t len = 0;
     for (const auto& [k, v] : s.zip) {
       if (len && v.size() != len)
-        fail(at(file, *z), prefix + "zip." + k, fmt::format("zipped lists must have equal lengths ({} vs {})", v.size(), len));
+        fail(at(file, *z->get(k)), prefix + "zip." + k, fmt::format("zipped lists must have equal lengths ({} vs {})", v.size(), len));
       len = v.size();
     }
   }
@@ -114,65 +140,27 @@ Sweep read_sweep(const std::string& file, const toml::table& t, const std::strin
     if (s.grid.count(k)) fail(at(file, t), prefix + k, "parameter is both in grid and zip");
   if (auto r = t.get("replicates")) {
     if (!r->is_integer() || r->as_integer()->get() < 1) fail(at(file, *r), prefix + "replicates", "must be an integer >= 1");
+    if (r->as_integer()->get() > 1000000) fail(at(file, *r), prefix + "replicates", "must be at most 1000000");
     s.replicates = int(r->as_integer()->get());
   }
   s.seed_parameter = need_string(file, t, "seed_parameter", prefix, false);
   if (auto b = t.get("seed_base")) {
-    if (!b->is_integer()) fail(at(file, *b), prefix + "seed_base", "must be an integer");
+    // Bounded so that seed_base + replicate can never overflow.
+    if (!b->is_integer() || std::abs(b->as_integer()->get()) > (std::int64_t(1) << 62))
+      fail(at(file, *b), prefix + "seed_base", "must be an integer between -2^62 and 2^62");
     s.seed_base = b->as_integer()->get();
   }
   if (!s.seed_parameter.empty() && e) {
-    const ParameterSpec* spec = e->find(s.seed_parameter);
-    if (!spec) fail(at(file, t), prefix + "seed_parameter", fmt::format("experiment '{}' has no parameter '{}'", e->name, s.seed_parameter));
-    if (spec->type != ParamType::integer) fail(at(file, t), prefix + "seed_parameter", "must name an integer parameter");
+    const toml::node& n = *t.get("seed_parameter");
+    known_parameter(file, n, prefix + "seed_parameter", e, s.seed_parameter, "");
+    if (e->find(s.seed_parameter)->type != ParamType::integer) fail(at(file, n), prefix + "seed_parameter", "must name an integer parameter");
   }
   return s;
 }
 
-// Allowed keys and the keys that name columns, per item kind.
-struct KindRule {
-  std::set<std::string> allowed;
-  std::vector<std::string> required;
-  std::vector<std::string> column_keys;  ///< keys whose string value must be a known column
-};
-
-const std::set<std::string> kCiteKeys = {"id", "kind", "claim", "paper", "source", "seed", "lines", "description"};
-// Any check may list errata recorded in a reference file (validation/*.csv with columns quantity, printed,
-// recomputed, ...): `reference_file` and `errata` = the `quantity` cells of those rows.
-const std::set<std::string> kErrataKeys = {"reference_file", "errata"};
-
-std::map<std::string, KindRule> derived_rules() {
-  return {
-      {"ratio", {{"name", "kind", "numerator", "denominator", "description"}, {"numerator", "denominator"}, {}}},
-      {"time_average", {{"name", "kind", "series", "column", "time", "from", "to", "description"}, {"series", "column"}, {}}},
-      {"value_at", {{"name", "kind", "y", "where", "description"}, {"y"}, {"y"}}},
-      {"mean", {{"name", "kind", "y", "where", "description"}, {"y"}, {"y"}}},
-      {"min_reaching", {{"name", "kind", "x", "y", "threshold", "direction", "where", "description"}, {"x", "y", "threshold"}, {"x", "y"}}},
-      {"fit", {{"name", "kind", "model", "x", "y", "where", "guess", "description"}, {"model", "x", "y"}, {"x", "y"}}},
-  };
-}
-
-std::map<std::string, KindRule> check_rules() {
-  auto with_cite = [](std::set<std::string> s) {
-    s.insert(kCiteKeys.begin(), kCiteKeys.end());
-    s.insert(kErrataKeys.begin(), kErrataKeys.end());
-    return s;
-  };
-  return {
-      {"within", {with_cite({"quantity", "where", "value", "tolerance", "rel_tolerance", "uncertainty", "unit"}), {"quantity", "value"}, {}}},
-      {"columns_within", {with_cite({"a", "b", "where", "tolerance", "rel_tolerance"}), {"a", "b"}, {"a", "b"}}},
-      {"ratio_bounds", {with_cite({"numerator", "denominator", "min", "max"}), {"numerator", "denominator"}, {}}},
-      {"bounds", {with_cite({"quantity", "where", "min", "max", "count", "unit"}), {"quantity"}, {"quantity"}}},
-      {"monotone", {with_cite({"x", "y", "where", "direction", "strict", "min_points"}), {"x", "y"}, {"x", "y"}}},
-      {"saturating", {with_cite({"x", "y", "where", "last_fraction"}), {"x", "y"}, {"x", "y"}}},
-      {"scaling", {with_cite({"x", "y", "where", "min", "max"}), {"x", "y", "min", "max"}, {"x", "y"}}},
-      {"reference_table", {with_cite({"file", "key", "columns"}), {"file", "key", "columns"}, {"key"}}},
-      {"not_reproduced", {with_cite({"reason"}), {"reason"}, {}}},
-  };
-}
-
+/// Reads [[section]] items: each key checked against the kind's schema (validate.cpp) at its own line.
 std::vector<Item> read_items(const std::string& file, const toml::table& root, const std::string& section,
-                             const std::map<std::string, KindRule>* rules, const std::set<std::string>& plain_allowed) {
+                             const std::map<std::string, Schema>* kinds, const Schema* plain) {
   std::vector<Item> out;
   const toml::node* n = root.get(section);
   if (!n) return out;
@@ -184,40 +172,65 @@ std::vector<Item> read_items(const std::string& file, const toml::table& root, c
     Item item;
     item.where = at(file, t);
     item.spec = std::make_shared<toml::table>(t);
-    if (rules) {
+    for (const auto& [k, v] : t) item.key_at[std::string(k.str())] = at(file, v);
+    const Schema* schema = plain;
+    std::string note;
+    if (kinds) {
       item.kind = need_string(file, t, "kind", prefix);
-      auto r = rules->find(item.kind);
-      if (r == rules->end()) {
-        std::string list;
-        for (const auto& [k, v] : *rules) list += (list.empty() ? "" : ", ") + k;
-        fail(at(file, *t.get("kind")), prefix + "kind", fmt::format("unknown kind '{}' (known: {})", item.kind, list));
+      auto r = kinds->find(item.kind);
+      if (r == kinds->end()) {
+        std::vector<std::string> known;
+        for (const auto& [k, v] : *kinds) known.push_back(k);
+        fail(at(file, *t.get("kind")), prefix + "kind",
+             fmt::format("unknown kind '{}' (known: {}){}", item.kind, fmt::join(known, ", "), did_you_mean(item.kind, known)));
       }
-      only_keys(file, prefix, t, r->second.allowed);
-      for (const auto& req : r->second.required)
-        if (!t.get(req)) fail(item.where, prefix + req, fmt::format("missing (required for kind '{}')", item.kind));
-    } else {
-      only_keys(file, prefix, t, plain_allowed);
+      schema = &r->second;
+      note = fmt::format(" for kind '{}'", item.kind);
     }
-    item.name = need_string(file, t, section == "check" ? "id" : "name", prefix);
+    validate_keys(file, prefix, t, *schema, note);
+    const std::string name_key = section == "check" ? "id" : "name";
+    need_identifier(file, t, name_key, prefix,
+                    section == "check" ? "it names check_ID.md" : section == "derived" ? "it names columns and scalars" : "it is a file name");
+    item.name = need_string(file, t, name_key, prefix);
+    for (const auto& prev : out)
+      if (prev.name == item.name)
+        fail(item.at_key(name_key), prefix + name_key, fmt::format("duplicate {} '{}' (first at {})", name_key, item.name, prev.at_key(name_key)));
     out.push_back(std::move(item));
   }
   return out;
 }
 
-void require_column(const Study& s, const std::set<std::string>& cols, const Item& item, const std::string& section,
-                    const std::string& key, const std::string& value) {
+void require_column(const std::set<std::string>& cols, const Item& item, const std::string& section,
+                    const std::string& key, const std::string& value, const std::string& pending_note, const std::string& shown_key = "") {
   if (!cols.count(value)) {
-    std::string list;
-    for (const auto& c : cols) list += (list.empty() ? "" : ", ") + c;
-    const toml::node* n = item.spec->get(key);
-    std::string where = item.where;
-    if (n && n->source().begin) where = fmt::format("{}:{}", s.file, n->source().begin.line);
-    fail(where, fmt::format("{} '{}'.{}", section, item.name, key),
-         fmt::format("unknown column '{}' (known: {}; declare experiment metrics in [study] metrics)", value, list));
+    const std::vector<std::string> known(cols.begin(), cols.end());
+    fail(item.at_key(key), fmt::format("{} '{}'.{}", section, item.name, shown_key.empty() ? key : shown_key),
+         fmt::format("unknown column '{}'{} (known: {}; declare experiment metrics in [study] metrics){}", value, did_you_mean(value, known),
+                     fmt::join(known, ", "), pending_note));
   }
 }
 
+/// [study] tiers: quick and full always exist; other tiers must be declared before [tiers.NAME] may use them.
+std::vector<std::string> read_tier_names(const std::string& file, const toml::table& st) {
+  std::vector<std::string> names = {"quick", "full"};
+  const toml::node* n = st.get("tiers");
+  if (!n) return names;
+  if (!n->is_array()) fail(at(file, *n), "study.tiers", "must be an array of tier names");
+  for (const auto& x : *n->as_array()) {
+    if (!x.is_string() || !plain_identifier(x.as_string()->get()))
+      fail(at(file, x), "study.tiers", "each tier must be a plain identifier (a results folder name)");
+    const std::string t = x.as_string()->get();
+    if (std::find(names.begin(), names.end(), t) == names.end()) names.push_back(t);
+  }
+  return names;
+}
+
 }  // namespace
+
+std::string Item::at_key(const std::string& key) const {
+  auto it = key_at.find(key);
+  return it == key_at.end() ? where : it->second;
+}
 
 ParamValue to_param(const toml::node& n, const std::string& where) {
   if (auto v = n.as_floating_point()) return v->get();
@@ -285,13 +298,123 @@ std::vector<std::string> Study::known_columns() const {
   std::vector<std::string> cols;
   if (experiment_available)
     for (const auto& p : find_experiment(experiment).parameters) cols.push_back(p.name);
+  // A pending experiment's parameters are known only where the study sets them.
+  auto add_sweep = [&](const Sweep& sw) {
+    for (const auto& [k, v] : sw.grid) cols.push_back(k);
+    for (const auto& [k, v] : sw.zip) cols.push_back(k);
+  };
   for (const auto& [k, v] : parameters) cols.push_back(k);
+  add_sweep(sweep);
+  for (const auto& [name, t] : tiers) {
+    for (const auto& [k, v] : t.parameters) cols.push_back(k);
+    add_sweep(t.sweep);
+  }
   cols.insert(cols.end(), metrics.begin(), metrics.end());
   for (const auto& d : derived)
     if (d.kind == "ratio" || d.kind == "time_average") cols.push_back(d.name);
   cols.push_back("replicate");
   return cols;
 }
+
+namespace {
+
+/// The [study] table: names, experiment (a typo is an error with "did you mean"; a study may name an
+/// experiment this build lacks only with `experiment_pending = true`), metrics and tiers.
+const Experiment* read_study_table(Study& s, const toml::table& root) {
+  const std::string& file = s.file;
+  const toml::table* st = sub_table(file, root, "study", "");
+  if (!st) fail(file, "study", "missing [study] table");
+  only_keys(file, "study.", *st, {"name", "title", "description", "paper", "experiment", "experiment_pending", "metrics", "tiers"});
+  need_identifier(file, *st, "name", "study.", "it names the results folder");
+  s.name = need_string(file, *st, "name", "study.");
+  s.title = need_string(file, *st, "title", "study.", false);
+  s.description = need_string(file, *st, "description", "study.", false);
+  s.paper = need_string(file, *st, "paper", "study.", false);
+  s.experiment = need_string(file, *st, "experiment", "study.");
+  bool pending = false;
+  if (auto p = st->get("experiment_pending")) {
+    if (!p->is_boolean()) fail(at(file, *p), "study.experiment_pending", "must be true or false");
+    pending = p->as_boolean()->get();
+  }
+  s.experiment_available = experiments().count(s.experiment) > 0;
+  if (!s.experiment_available && !pending) {
+    std::vector<std::string> known;
+    for (const auto& [n, e] : experiments()) known.push_back(n);
+    fail(at(file, *st->get("experiment")), "study.experiment",
+         fmt::format("unknown experiment '{}'{} (known: {}; a study of an experiment not in this build yet needs "
+                     "experiment_pending = true)",
+                     s.experiment, did_you_mean(s.experiment, known), fmt::join(known, ", ")));
+  }
+  if (auto m = st->get("metrics")) {
+    if (!m->is_array()) fail(at(file, *m), "study.metrics", "must be an array of strings");
+    for (const auto& x : *m->as_array()) {
+      if (!x.is_string() || x.as_string()->get().empty()) fail(at(file, x), "study.metrics", "must be an array of non-empty strings");
+      const std::string name = x.as_string()->get();
+      if (std::find(s.metrics.begin(), s.metrics.end(), name) != s.metrics.end())
+        fail(at(file, x), "study.metrics", fmt::format("metric '{}' listed twice", name));
+      s.metrics.push_back(name);
+    }
+  }
+  s.tier_names = read_tier_names(file, *st);
+  return s.experiment_available ? &find_experiment(s.experiment) : nullptr;
+}
+
+/// `replicates > 1` needs a seed parameter in every tier, and every seed must be a valid value of it;
+/// reported at the `replicates` that asks for them.
+void check_replicates(const Study& s, const toml::table& root, const Experiment* e) {
+  for (const auto& tier : s.tier_names) {
+    const TierSweep ts = tier_sweep(s, tier);
+    if (ts.sweep.replicates <= 1) continue;
+    const toml::node* n = root.at_path("tiers." + tier + ".sweep.replicates").node();
+    std::string key = "tiers." + tier + ".sweep.replicates";
+    if (!n || !s.tiers.count(tier) || !s.tiers.at(tier).replicates) n = root.at_path("sweep.replicates").node(), key = "sweep.replicates";
+    const std::string where = n ? at(s.file, *n) : s.file;
+    if (ts.sweep.seed_parameter.empty())
+      fail(where, key,
+           fmt::format("replicates = {} (tier '{}') needs sweep.seed_parameter: an integer parameter that receives seed_base + "
+                       "replicate, else every replicate is the same run",
+                       ts.sweep.replicates, tier));
+    if (!e) continue;
+    for (const std::int64_t seed : {ts.sweep.seed_base, ts.sweep.seed_base + ts.sweep.replicates - 1}) {
+      try {
+        e->complete({{ts.sweep.seed_parameter, seed}});
+      } catch (const std::invalid_argument& ex) {
+        fail(where, key, fmt::format("seeds {} ... {} of tier '{}': {}", ts.sweep.seed_base, ts.sweep.seed_base + ts.sweep.replicates - 1,
+                                     tier, ex.what()));
+      }
+    }
+  }
+}
+
+/// min <= max where a check or derived quantity has both.
+void ordered(const Item& it, const std::string& section, const std::string& lo, const std::string& hi) {
+  if (it.has(lo) && it.has(hi) && it.number(lo, 0) > it.number(hi, 0))
+    fail(it.at_key(lo), fmt::format("{} '{}'.{}", section, it.name, lo), fmt::format("{} = {} is above {} = {}", lo, it.number(lo, 0), hi, it.number(hi, 0)));
+}
+
+/// Every `where` of the analysis sections must select runs in every tier (validate_where). A series'
+/// filter is the plot's with the series' keys replacing the plot's.
+void check_where_filters(const Study& s) {
+  for (const auto& [section, items] : {std::pair{"derived", &s.derived}, std::pair{"table", &s.tables}, std::pair{"check", &s.checks}})
+    for (const auto& it : *items) validate_where(s, it.where_filter(), it.at_key("where"), fmt::format("{} '{}'.where", section, it.name));
+  for (const auto& p : s.plots) {
+    const Where plot_where = p.where_filter();
+    validate_where(s, plot_where, p.at_key("where"), fmt::format("plot '{}'.where", p.name));
+    std::size_t index = 0;
+    for (const auto& el : *p.spec->get("series")->as_array()) {
+      Item series;
+      series.name = p.name;
+      series.kind = "series";
+      series.spec = std::make_shared<toml::table>(*el.as_table());
+      series.where = el.source().begin ? at(s.file, el) : p.at_key("series");
+      Where w = plot_where;
+      for (const auto& [k, v] : series.where_filter()) w[k] = v;
+      validate_where(s, w, series.where, fmt::format("plot '{}'.series[{}].where", p.name, index++));
+    }
+  }
+}
+
+}  // namespace
 
 Study load_study(const std::string& path, const std::string& source_root) {
   Study s;
@@ -305,29 +428,17 @@ Study load_study(const std::string& path, const std::string& source_root) {
   }
   const std::string file = path;
   only_keys(file, "", root, {"study", "parameters", "sweep", "tiers", "derived", "plot", "table", "check"});
-  const toml::table* st = sub_table(file, root, "study", "");
-  if (!st) fail(file, "study", "missing [study] table");
-  only_keys(file, "study.", *st, {"name", "title", "description", "paper", "experiment", "metrics"});
-  s.name = need_string(file, *st, "name", "study.");
-  s.title = need_string(file, *st, "title", "study.", false);
-  s.description = need_string(file, *st, "description", "study.", false);
-  s.paper = need_string(file, *st, "paper", "study.", false);
-  s.experiment = need_string(file, *st, "experiment", "study.");
-  if (auto m = st->get("metrics")) {
-    if (!m->is_array()) fail(at(file, *m), "study.metrics", "must be an array of strings");
-    for (const auto& x : *m->as_array()) {
-      if (!x.is_string()) fail(at(file, x), "study.metrics", "must be an array of strings");
-      s.metrics.push_back(x.as_string()->get());
-    }
-  }
-  s.experiment_available = experiments().count(s.experiment) > 0;
-  const Experiment* e = s.experiment_available ? &find_experiment(s.experiment) : nullptr;
+  const Experiment* e = read_study_table(s, root);
 
   if (auto p = sub_table(file, root, "parameters", "")) s.parameters = read_parameters(file, *p, "parameters.", e);
   if (auto sw = sub_table(file, root, "sweep", "")) s.sweep = read_sweep(file, *sw, "sweep.", e);
   if (auto tiers = sub_table(file, root, "tiers", "")) {
     for (const auto& [k, v] : *tiers) {
       const std::string tier(k.str()), prefix = "tiers." + tier + ".";
+      if (std::find(s.tier_names.begin(), s.tier_names.end(), tier) == s.tier_names.end())
+        fail(at(file, v), "tiers." + tier,
+             fmt::format("unknown tier '{}' (tiers: {}; declare others in [study] tiers = [...]){}", tier,
+                         fmt::join(s.tier_names, ", "), did_you_mean(tier, s.tier_names)));
       if (!v.is_table()) fail(at(file, v), "tiers." + tier, "must be a table");
       only_keys(file, prefix, *v.as_table(), {"parameters", "sweep"});
       Tier t;
@@ -339,121 +450,128 @@ Study load_study(const std::string& path, const std::string& source_root) {
       s.tiers[tier] = std::move(t);
     }
   }
-  // Every parameter combination must be valid for the experiment (types and ranges): check each value
-  // alone against the specs, which is what Experiment::complete does.
-  if (e) {
-    auto check = [&](const std::map<std::string, ParamValue>& m, const std::string& where) {
-      try {
-        e->complete(m);
-      } catch (const std::invalid_argument& ex) {
-        throw StudyError(fmt::format("{}: {}", where, ex.what()));
-      }
-    };
-    check(s.parameters, file + ": parameters");
-    auto check_axes = [&](const std::map<std::string, std::vector<ParamValue>>& axes, const std::string& where) {
-      for (const auto& [k, vals] : axes)
-        for (const auto& v : vals) check({{k, v}}, where + k);
-    };
-    check_axes(s.sweep.grid, file + ": sweep.grid.");
-    check_axes(s.sweep.zip, file + ": sweep.zip.");
-    for (const auto& [name, t] : s.tiers) {
-      check(t.parameters, file + ": tiers." + name + ".parameters");
-      check_axes(t.sweep.grid, file + ": tiers." + name + ".sweep.grid.");
-      check_axes(t.sweep.zip, file + ": tiers." + name + ".sweep.zip.");
-    }
-  }
+  check_replicates(s, root, e);
 
-  const auto drules = derived_rules();
-  const auto crules = check_rules();
-  s.derived = read_items(file, root, "derived", &drules, {});
-  s.plots = read_items(file, root, "plot", nullptr,
-                       {"name", "title", "x", "xlabel", "ylabel", "logx", "logy", "series", "where", "reference"});
-  s.tables = read_items(file, root, "table", nullptr, {"name", "title", "columns", "where"});
-  s.checks = read_items(file, root, "check", &crules, {});
-
-  // `where` filters must parse (a value or a non-empty list of values per key).
-  for (const auto* items : {&s.derived, &s.plots, &s.tables, &s.checks})
-    for (const auto& item : *items) (void)item.where_filter();
+  s.derived = read_items(file, root, "derived", &derived_schemas(), nullptr);
+  s.plots = read_items(file, root, "plot", nullptr, &plot_schema());
+  s.tables = read_items(file, root, "table", nullptr, &table_schema());
+  s.checks = read_items(file, root, "check", &check_schemas(), nullptr);
 
   // Columns referenced by plots, tables, derived quantities and checks must exist.
   std::set<std::string> cols;
   for (const auto& c : s.known_columns()) cols.insert(c);
+  const std::string pending = s.experiment_available
+                                  ? ""
+                                  : fmt::format(" (experiment '{}' is pending: only the parameters this study sets are known)", s.experiment);
+  auto column = [&](const Item& it, const std::string& section, const std::string& key, const std::string& value,
+                    const std::string& shown_key = "") { require_column(cols, it, section, key, value, pending, shown_key); };
   std::set<std::string> scalars;
+  const std::vector<std::string> all_columns = s.known_columns();
   for (const auto& d : s.derived) {
+    // A derived column may not shadow a parameter or metric (the frame would silently overwrite it).
+    if ((d.kind == "ratio" || d.kind == "time_average") && std::count(all_columns.begin(), all_columns.end(), d.name) > 1)
+      fail(d.at_key("name"), "derived '" + d.name + "'.name", fmt::format("'{}' is already a column (parameter or metric)", d.name));
+    ordered(d, "derived", "from", "to");
     if (d.kind == "ratio" || d.kind == "time_average") {
       if (d.kind == "ratio") {
-        require_column(s, cols, d, "derived", "numerator", d.text("numerator"));
-        require_column(s, cols, d, "derived", "denominator", d.text("denominator"));
+        column(d, "derived", "numerator", d.text("numerator"));
+        column(d, "derived", "denominator", d.text("denominator"));
       }
       continue;
     }
-    for (const auto& key : drules.at(d.kind).column_keys) require_column(s, cols, d, "derived", key, d.text(key));
+    for (const auto& [key, spec] : derived_schemas().at(d.kind))
+      if (spec.type == KeyType::column && d.has(key)) column(d, "derived", key, d.text(key));
+    if (scalars.count(d.name)) fail(d.at_key("name"), "derived '" + d.name + "'.name", "duplicate scalar name");
     scalars.insert(d.name);
     if (d.kind == "mean") scalars.insert(d.name + ".se");
     if (d.kind == "fit") {
       const auto names = model_parameters(d.text("model"));
-      if (names.empty())
-        fail(d.where, "derived '" + d.name + "'.model",
-             fmt::format("unknown model '{}' (known: {})", d.text("model"), fmt::join(model_names(), ", ")));
+      if (auto g = d.spec->get("guess"); g && g->as_array()->size() != names.size())
+        fail(d.at_key("guess"), "derived '" + d.name + "'.guess",
+             fmt::format("model '{}' has {} parameters ({}), guess has {} values", d.text("model"), names.size(), fmt::join(names, ", "),
+                         g->as_array()->size()));
       for (const auto& n : names) scalars.insert(d.name + "." + n), scalars.insert(d.name + "." + n + "_se");
       scalars.insert(d.name + ".r2");
       scalars.insert(d.name + ".rss");
     }
   }
   for (const auto& p : s.plots) {
-    require_column(s, cols, p, "plot", "x", p.text("x"));
+    column(p, "plot", "x", p.text("x"));
     const toml::node* series = p.spec->get("series");
-    if (!series || !series->is_array() || series->as_array()->empty())
-      fail(p.where, "plot '" + p.name + "'.series", "must be a non-empty array of { y = COLUMN, ... }");
+    std::size_t index = 0;
     for (const auto& el : *series->as_array()) {
-      if (!el.is_table()) fail(at(file, el), "plot '" + p.name + "'.series", "each series must be a table");
-      Item si{p.name, "series", std::make_shared<toml::table>(*el.as_table()), at(file, el)};
-      only_keys(file, "plot '" + p.name + "'.series.", *el.as_table(), {"y", "label", "style", "error", "aggregate", "where"});
-      require_column(s, cols, si, "plot", "y", si.text("y"));
-      if (si.has("error")) require_column(s, cols, si, "plot", "error", si.text("error"));
+      const std::string series_key = fmt::format("series[{}]", index++), prefix = "plot '" + p.name + "'." + series_key + ".";
+      // A series' own line where toml++ kept one, else the line of `series =`.
+      const std::string el_at = el.source().begin ? at(file, el) : p.at_key("series");
+      validate_keys(file, prefix, *el.as_table(), series_schema(), "", el_at);
+      Item si;
+      si.name = p.name;
+      si.kind = "series";
+      si.spec = std::make_shared<toml::table>(*el.as_table());
+      si.where = el_at;
+      for (const auto& [k, v] : *el.as_table()) si.key_at[std::string(k.str())] = v.source().begin ? at(file, v) : el_at;
+      column(si, "plot", "y", si.text("y"), series_key + ".y");
+      if (si.has("error")) column(si, "plot", "error", si.text("error"), series_key + ".error");
     }
     if (auto ref = p.spec->get("reference")) {
-      if (!ref->is_table()) fail(at(file, *ref), "plot '" + p.name + "'.reference", "must be a table");
-      only_keys(file, "plot '" + p.name + "'.reference.", *ref->as_table(), {"file", "x", "y", "error", "label", "where"});
-      const std::string rf = need_string(file, *ref->as_table(), "file", "plot '" + p.name + "'.reference.");
-      if (!fs::exists(fs::path(source_root) / rf)) fail(at(file, *ref), "plot '" + p.name + "'.reference.file", "file not found: " + rf);
+      const std::string prefix = "plot '" + p.name + "'.reference.";
+      validate_keys(file, prefix, *ref->as_table(), reference_schema(), "", p.at_key("reference"));
+      const Item r{p.name, "reference", std::make_shared<toml::table>(*ref->as_table()), p.at_key("reference"), {}};
+      const std::string rf = r.text("file");
+      if (!fs::exists(fs::path(source_root) / rf)) fail(r.where, prefix + "file", "file not found: " + rf);
+      // The reference CSV's header must have the columns the overlay reads and filters on.
+      const auto rows = read_csv((fs::path(source_root) / rf).string());
+      if (!rows.empty()) {
+        std::vector<std::string> wanted = {r.text("x"), r.text("y")};
+        if (r.has("error")) wanted.push_back(r.text("error"));
+        for (const auto& [k, v] : r.where_filter()) wanted.push_back(k);
+        for (const auto& c : wanted)
+          if (!rows.front().count(c)) fail(r.where, prefix + "file", fmt::format("{} has no column '{}'", rf, c));
+      }
     }
   }
   for (const auto& t : s.tables)
     for (const auto& c : t.texts("columns"))
-      if (!cols.count(c) && !scalars.count(c)) require_column(s, cols, t, "table", "columns", c);
+      if (!cols.count(c) && !scalars.count(c)) column(t, "table", "columns", c);
   for (const auto& c : s.checks) {
-    for (const auto& key : crules.at(c.kind).column_keys) require_column(s, cols, c, "check", key, c.text(key));
+    for (const auto& [key, spec] : check_schemas().at(c.kind))
+      if (spec.type == KeyType::column && c.has(key)) column(c, "check", key, c.text(key));
+    ordered(c, "check", "min", "max");
     if (c.kind == "within") {
       const std::string q = c.text("quantity");
-      if (!cols.count(q) && !scalars.count(q))
-        fail(c.where, "check '" + c.name + "'.quantity", fmt::format("'{}' is neither a column nor a derived quantity", q));
+      if (!cols.count(q) && !scalars.count(q)) {
+        std::vector<std::string> known(cols.begin(), cols.end());
+        known.insert(known.end(), scalars.begin(), scalars.end());
+        fail(c.at_key("quantity"), "check '" + c.name + "'.quantity",
+             fmt::format("'{}' is neither a column nor a derived quantity{}", q, did_you_mean(q, known)));
+      }
     }
     if (c.kind == "ratio_bounds")
       for (const auto& key : {"numerator", "denominator"})
         if (!scalars.count(c.text(key)))
-          fail(c.where, "check '" + c.name + "'." + key, fmt::format("'{}' is not a derived quantity", c.text(key)));
+          fail(c.at_key(key), "check '" + c.name + "'." + key,
+               fmt::format("'{}' is not a derived quantity{}", c.text(key), did_you_mean(c.text(key), {scalars.begin(), scalars.end()})));
     if (c.kind == "bounds" && !c.has("min") && !c.has("max"))
       fail(c.where, "check '" + c.name + "'.min", "a bounds check needs min, max or both");
-    if (c.kind == "monotone" && c.has("min_points") && c.number("min_points", 3) < 2)
-      fail(c.where, "check '" + c.name + "'.min_points", "must be >= 2");
     if (c.has("errata")) {
-      if (!c.has("reference_file")) fail(c.where, "check '" + c.name + "'.reference_file", "required with `errata`");
+      if (!c.has("reference_file")) fail(c.at_key("errata"), "check '" + c.name + "'.reference_file", "required with `errata`");
       const std::string rf = c.text("reference_file");
-      if (!fs::exists(fs::path(source_root) / rf)) fail(c.where, "check '" + c.name + "'.reference_file", "file not found: " + rf);
+      if (!fs::exists(fs::path(source_root) / rf)) fail(c.at_key("reference_file"), "check '" + c.name + "'.reference_file", "file not found: " + rf);
       std::set<std::string> quantities;
       for (const auto& row : read_csv((fs::path(source_root) / rf).string()))
         if (auto q = row.find("quantity"); q != row.end()) quantities.insert(q->second);
       for (const auto& q : c.texts("errata"))
         if (!quantities.count(q))
-          fail(c.where, "check '" + c.name + "'.errata", fmt::format("no row with quantity '{}' in {}", q, rf));
+          fail(c.at_key("errata"), "check '" + c.name + "'.errata", fmt::format("no row with quantity '{}' in {}", q, rf));
     }
     if (c.kind == "reference_table") {
       const std::string rf = c.text("file");
-      if (!fs::exists(fs::path(source_root) / rf)) fail(c.where, "check '" + c.name + "'.file", "file not found: " + rf);
-      for (const auto& col : c.texts("columns")) require_column(s, cols, c, "check", "columns", col);
+      if (!fs::exists(fs::path(source_root) / rf)) fail(c.at_key("file"), "check '" + c.name + "'.file", "file not found: " + rf);
+      for (const auto& col : c.texts("columns")) column(c, "check", "columns", col);
     }
   }
+  // Filters last: they need the tiers, and a typo'd column above is the earlier cause.
+  check_where_filters(s);
   return s;
 }
 

@@ -32,6 +32,7 @@ struct Sweep {
   int replicates = 1;
   std::string seed_parameter;  ///< receives seed_base + replicate index; required when replicates > 1
   std::int64_t seed_base = 1;
+  std::string where;  ///< "file:line" of the [sweep] table (messages); empty if there is none
 };
 
 struct Tier {
@@ -50,6 +51,8 @@ struct Item {
   std::string kind;
   std::shared_ptr<toml::table> spec;
   std::string where;  ///< "file:line" for messages
+  std::map<std::string, std::string> key_at = {};  ///< "file:line" of each key (the spec copy keeps no lines)
+  std::string at_key(const std::string& key) const;  ///< key_at[key], else `where`
   std::string text(const std::string& key, const std::string& fallback = "") const;
   double number(const std::string& key, double fallback) const;
   bool flag(const std::string& key, bool fallback) const;
@@ -62,7 +65,9 @@ struct Study {
   std::string name, title, description, paper;
   std::string file;        ///< path of the TOML file
   std::string experiment;  ///< registered experiment name
-  bool experiment_available = true;
+  bool experiment_available = true;  ///< false only with `experiment_pending = true` (not in this build)
+  std::vector<std::string> tier_names = {"quick", "full"};  ///< quick, full and the tiers declared in [study]
+  std::size_t max_runs = 100000;  ///< expand refuses larger sweeps (`grainlab run --allow-large-sweep` lifts it)
   std::vector<std::string> metrics;  ///< metric columns the study expects from each run
   std::map<std::string, ParamValue> parameters;
   Sweep sweep;

@@ -1,7 +1,15 @@
-// Sweep expansion (see sweep.hpp). Pure function of the study; single-threaded.
+// Sweep expansion (see sweep.hpp). Pure function of the study; single-threaded. Each run is built from its
+// index (mixed radix over the axes), so expansion is linear in the number of runs and never copies a
+// growing list of partial points.
 #include "pipeline/sweep.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "pipeline/validate.hpp"
 
 #include "core/fnv1a.hpp"
 #include "pipeline/files.hpp"
@@ -14,66 +22,91 @@ std::string parameter_key(const std::string& experiment, const Parameters& p) {
   return fmt::format("{:016x}", fnv1a64(canonical));
 }
 
-std::vector<RunSpec> expand(const Study& study, const std::string& tier) {
-  if (tier != "quick" && tier != "full" && !study.tiers.count(tier))
-    throw StudyError(fmt::format("{}: tiers: unknown tier '{}'", study.file, tier));
-  std::map<std::string, ParamValue> base = study.parameters;
-  Sweep sweep = study.sweep;
+TierSweep tier_sweep(const Study& study, const std::string& tier) {
+  if (std::find(study.tier_names.begin(), study.tier_names.end(), tier) == study.tier_names.end())
+    throw StudyError(fmt::format("{}: tier '{}': not a tier of study '{}' (its tiers: {}){}", study.file, tier, study.name,
+                                 fmt::join(study.tier_names, ", "), did_you_mean(tier, study.tier_names)));
+  TierSweep ts{study.parameters, study.sweep};
   if (auto it = study.tiers.find(tier); it != study.tiers.end()) {
-    for (const auto& [k, v] : it->second.parameters) base[k] = v;
+    for (const auto& [k, v] : it->second.parameters) ts.base[k] = v;
     for (const auto& [k, v] : it->second.sweep.grid) {
-      sweep.zip.erase(k);
-      sweep.grid[k] = v;
+      ts.sweep.zip.erase(k);
+      ts.sweep.grid[k] = v;
     }
-    if (!it->second.sweep.zip.empty()) sweep.zip = it->second.sweep.zip;  // a zipped group is replaced whole
-    if (it->second.replicates) sweep.replicates = *it->second.replicates;
-    if (!it->second.sweep.seed_parameter.empty()) sweep.seed_parameter = it->second.sweep.seed_parameter;
+    if (!it->second.sweep.zip.empty()) {  // a zipped group is replaced whole
+      for (const auto& [k, v] : it->second.sweep.zip) ts.sweep.grid.erase(k);
+      ts.sweep.zip = it->second.sweep.zip;
+    }
+    if (it->second.replicates) ts.sweep.replicates = *it->second.replicates;
+    if (!it->second.sweep.seed_parameter.empty()) ts.sweep.seed_parameter = it->second.sweep.seed_parameter;
+    if (!it->second.sweep.where.empty()) ts.sweep.where = it->second.sweep.where;
   }
-  if (sweep.replicates > 1 && sweep.seed_parameter.empty())
-    throw StudyError(fmt::format("{}: sweep.seed_parameter: required when replicates > 1", study.file));
-  size_t zip_len = 0;
-  for (const auto& [k, v] : sweep.zip) zip_len = v.size();
+  return ts;
+}
 
-  std::vector<std::map<std::string, ParamValue>> points{base};
-  for (const auto& [name, values] : sweep.grid) {
-    std::vector<std::map<std::string, ParamValue>> next;
-    for (const auto& pt : points)
-      for (const auto& v : values) {
-        auto q = pt;
-        q[name] = v;
-        next.push_back(std::move(q));
-      }
-    points = std::move(next);
-  }
-  if (zip_len) {
-    std::vector<std::map<std::string, ParamValue>> next;
-    for (const auto& pt : points)
-      for (size_t i = 0; i < zip_len; ++i) {
-        auto q = pt;
-        for (const auto& [name, values] : sweep.zip) q[name] = values[i];
-        next.push_back(std::move(q));
-      }
-    points = std::move(next);
-  }
+namespace {
+std::size_t zip_length(const Sweep& s) { return s.zip.empty() ? 1 : s.zip.begin()->second.size(); }
+
+std::size_t saturating_product(const TierSweep& ts) {
+  constexpr std::size_t kMax = std::numeric_limits<std::size_t>::max();
+  std::size_t n = 1;
+  auto times = [&](std::size_t k) { n = (k && n > kMax / k) ? kMax : n * k; };
+  for (const auto& [name, values] : ts.sweep.grid) times(values.size());
+  times(zip_length(ts.sweep));
+  times(std::size_t(std::max(1, ts.sweep.replicates)));
+  return n;
+}
+}  // namespace
+
+std::size_t sweep_size(const Study& study, const std::string& tier) { return saturating_product(tier_sweep(study, tier)); }
+
+std::vector<RunSpec> expand(const Study& study, const std::string& tier) {
+  const TierSweep ts = tier_sweep(study, tier);
+  const Sweep& sweep = ts.sweep;
+  if (sweep.replicates > 1 && sweep.seed_parameter.empty())  // the loader reports this with a line already
+    throw StudyError(fmt::format("{}: sweep.seed_parameter: required when replicates > 1", study.file));
+  const std::size_t count = saturating_product(ts);
+  if (count > study.max_runs)
+    throw StudyError(fmt::format("{}: {}: tier '{}' has {} runs, more than the limit of {}; pass --allow-large-sweep "
+                                 "to run it anyway",
+                                 ts.sweep.where.empty() ? study.file : ts.sweep.where,
+                                 study.tiers.count(tier) && !study.tiers.at(tier).sweep.where.empty() ? "tiers." + tier + ".sweep" : "sweep", tier, count == std::numeric_limits<std::size_t>::max() ? "over 1.8e19" : std::to_string(count),
+                                 study.max_runs));
+  std::vector<const std::pair<const std::string, std::vector<ParamValue>>*> axes;
+  for (const auto& axis : sweep.grid) axes.push_back(&axis);
+  const std::size_t zip_len = zip_length(sweep), reps = std::size_t(std::max(1, sweep.replicates));
+  const Experiment* e = study.experiment_available ? &find_experiment(study.experiment) : nullptr;
   std::vector<RunSpec> runs;
-  for (const auto& pt : points)
-    for (int r = 0; r < sweep.replicates; ++r) {
-      auto q = pt;
-      if (!sweep.seed_parameter.empty() && sweep.replicates > 1) q[sweep.seed_parameter] = std::int64_t(sweep.seed_base + r);
-      RunSpec spec;
-      spec.replicate = r;
-      if (study.experiment_available) {
-        try {
-          spec.parameters = find_experiment(study.experiment).complete(q);
-        } catch (const std::invalid_argument& e) {
-          throw StudyError(fmt::format("{}: {}", study.file, e.what()));
-        }
-      } else {
-        spec.parameters.values = q;
-      }
-      spec.key = parameter_key(study.experiment, spec.parameters);
-      runs.push_back(std::move(spec));
+  runs.reserve(count);
+  for (std::size_t n = 0; n < count; ++n) {
+    // n = ((grid index) * zip_len + zip index) * reps + replicate; the last grid axis varies fastest
+    std::size_t rest = n;
+    const int r = int(rest % reps);
+    rest /= reps;
+    const std::size_t zi = rest % zip_len;
+    rest /= zip_len;
+    auto q = ts.base;
+    for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+      const auto& values = (*it)->second;
+      q[(*it)->first] = values[rest % values.size()];
+      rest /= values.size();
     }
+    for (const auto& [name, values] : sweep.zip) q[name] = values[zi];
+    if (!sweep.seed_parameter.empty() && sweep.replicates > 1) q[sweep.seed_parameter] = std::int64_t(sweep.seed_base + r);
+    RunSpec spec;
+    spec.replicate = r;
+    if (e) {
+      try {
+        spec.parameters = e->complete(q);
+      } catch (const std::invalid_argument& ex) {
+        throw StudyError(fmt::format("{}: {}", study.file, ex.what()));
+      }
+    } else {
+      spec.parameters.values = std::move(q);
+    }
+    spec.key = parameter_key(study.experiment, spec.parameters);
+    runs.push_back(std::move(spec));
+  }
   return runs;
 }
 

@@ -45,3 +45,8 @@ add_test(NAME slurm_cluster
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_test.sh $<TARGET_FILE:grainlab> ${PROJECT_SOURCE_DIR}
                  ${PROJECT_BINARY_DIR}/slurm-test)
 set_tests_properties(slurm_cluster PROPERTIES LABELS study SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+# The study corpus (tests/corpus/manifest.txt): bad and odd study files through the real CLI, each with its
+# exit code and message (file:line: key), nothing written outside a temporary results folder, no partial results.
+add_test(NAME study_corpus COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/corpus/run_corpus.sh $<TARGET_FILE:grainlab>
+                                   ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
+set_tests_properties(study_corpus PROPERTIES LABELS unit TIMEOUT 900)

@@ -117,8 +117,8 @@ BOOST_AUTO_TEST_CASE(four_verdicts_from_sources_and_stored_checks) {
 BOOST_AUTO_TEST_CASE(check_verdict_when_nothing_ran) {
   const auto dir = toy::temp_dir("notrun");
   auto verdicts = [&](const std::string& experiment, bool run, bool explode) {
-    const auto file = toy::write(dir / "studies" / "s.toml", "[study]\nname = \"s\"\nexperiment = \"" + experiment +
-                                                               "\"\nmetrics = [\"y\"]\n[parameters]\nexplode = " + (explode ? "true" : "false") +
+    const auto file = toy::write(dir / "studies" / "s.toml", "[study]\nname = \"s\"\nexperiment = \"" + experiment + "\"\n" +
+                                                               (experiment == "toy_power" ? "" : "experiment_pending = true\n") + "metrics = [\"y\"]\n[parameters]\nexplode = " + (explode ? "true" : "false") +
                                                                "\n[[check]]\nid = \"c\"\nkind = \"within\"\nquantity = \"y\"\nvalue = 2.0\ntolerance = 0.1\n"
                                                                "[[check]]\nid = \"nr\"\nkind = \"not_reproduced\"\nreason = \"DISAGREES\"\n");
     const Study st = load_study(file, dir.string());

@@ -70,7 +70,7 @@ explode = [false, true]
 
 BOOST_AUTO_TEST_CASE(unknown_experiment_runs_nothing) {
   auto dir = toy::temp_dir("noexp");
-  const auto file = toy::write(dir / "studies" / "s.toml", "[study]\nname = \"s\"\nexperiment = \"missing_exp\"\n");
+  const auto file = toy::write(dir / "studies" / "s.toml", "[study]\nname = \"s\"\nexperiment = \"missing_exp\"\nexperiment_pending = true\n");
   const Study s = load_study(file, dir.string());
   std::ostringstream log;
   RunOutcome o = run_study(s, "quick", dir / "results", RunOptions{}, log);

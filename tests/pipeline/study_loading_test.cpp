@@ -57,7 +57,7 @@ BOOST_AUTO_TEST_CASE(sweep_over_unknown_parameter) {
 
 BOOST_AUTO_TEST_CASE(plot_of_unknown_column) {
   const auto msg = load_error(kHeader + "[[plot]]\nname = \"p\"\nx = \"x\"\nseries = [{ y = \"z\" }]\n");
-  BOOST_TEST(msg.find("plot 'p'.y") != std::string::npos, msg);
+  BOOST_TEST(msg.find("s.toml:8: plot 'p'.series[0].y") != std::string::npos, msg);
   BOOST_TEST(msg.find("unknown column 'z'") != std::string::npos, msg);
   BOOST_TEST(msg.find("s.toml:") != std::string::npos, msg);
 }
@@ -69,11 +69,79 @@ BOOST_AUTO_TEST_CASE(check_kind_and_required_keys) {
   BOOST_TEST(msg.find("check[0].y: missing") != std::string::npos, msg);
 }
 
-BOOST_AUTO_TEST_CASE(unknown_experiment_is_not_an_error) {
+BOOST_AUTO_TEST_CASE(pending_experiment_is_not_an_error) {
   auto dir = toy::temp_dir("unknown_exp");
-  const auto file = toy::write(dir / "s.toml", "[study]\nname = \"t\"\nexperiment = \"not_landed_yet\"\n[parameters]\nv = 1.0\n");
+  const auto file = toy::write(dir / "s.toml", "[study]\nname = \"t\"\nexperiment = \"not_landed_yet\"\nexperiment_pending = true\n"
+                                               "[parameters]\nv = 1.0\n");
   const Study s = load_study(file, dir.string());
   BOOST_TEST(!s.experiment_available);
+}
+
+BOOST_AUTO_TEST_CASE(misspelt_experiment_is_an_error_with_a_suggestion) {
+  // The first cause, not a downstream "unknown column" of a plot.
+  const auto msg = load_error("[study]\nname = \"t\"\nexperiment = \"toy_powr\"\n[[plot]]\nname = \"p\"\nx = \"x\"\nseries = [{ y = \"y\" }]\n");
+  BOOST_TEST(msg.find("s.toml:3: study.experiment: unknown experiment 'toy_powr'; did you mean 'toy_power'?") != std::string::npos, msg);
+}
+
+BOOST_AUTO_TEST_CASE(nan_and_wrong_types_are_load_errors) {
+  auto msg = load_error(kHeader + "[parameters]\nx = nan\n");
+  BOOST_TEST(msg.find("s.toml:6: parameters.x: parameter 'x' of experiment 'toy_power' = nan must be a finite number") != std::string::npos, msg);
+  msg = load_error(kHeader + "[sweep.grid]\na = [1.0, -inf]\n");
+  BOOST_TEST(msg.find("s.toml:6: sweep.grid.a:") != std::string::npos, msg);
+  msg = load_error(kHeader + "[[check]]\nid = \"c\"\nkind = \"columns_within\"\na = \"y\"\nb = \"y_ref\"\ntolerance = \"1e-3\"\n");
+  BOOST_TEST(msg.find("s.toml:10: check[0].tolerance: must be a number >= 0, got the string \"1e-3\"") != std::string::npos, msg);
+  msg = load_error(kHeader + "[[check]]\nid = \"c\"\nkind = \"monotone\"\nx = \"x\"\ny = \"y\"\ndirection = \"sideways\"\n");
+  BOOST_TEST(msg.find("s.toml:10: check[0].direction: 'sideways' is not one of: increasing, decreasing") != std::string::npos, msg);
+}
+
+BOOST_AUTO_TEST_CASE(where_must_select_runs_in_every_tier) {
+  auto msg = load_error(kHeader + "[sweep.grid]\nx = [1.0, 2.0]\n[tiers.quick.sweep.grid]\nx = [1.0]\n"
+                        "[[derived]]\nname = \"d\"\nkind = \"value_at\"\ny = \"y\"\nwhere = { x = 2.0 }\n");
+  BOOST_TEST(msg.find("s.toml:13: derived 'd'.where.x: no run of tier 'quick' has x = 2") != std::string::npos, msg);
+  msg = load_error(kHeader + "[[derived]]\nname = \"d\"\nkind = \"mean\"\ny = \"y\"\nwhere = { z = 2.0 }\n");
+  BOOST_TEST(msg.find("s.toml:9: derived 'd'.where.z: 'z' is not a parameter of this study") != std::string::npos, msg);
+}
+
+BOOST_AUTO_TEST_CASE(study_name_is_a_plain_identifier) {
+  for (const std::string name : {"../../x", "/tmp/x", "", "a/b", ".hidden"}) {
+    const auto msg = load_error("[study]\nname = \"" + name + "\"\nexperiment = \"toy_power\"\n");
+    BOOST_TEST(msg.find("s.toml:2: study.name: '" + name + "' is not a plain identifier") != std::string::npos, msg);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(undeclared_tier_and_cli_tier) {
+  auto msg = load_error(kHeader + "[tiers.qiuck.sweep.grid]\nx = [1.0]\n");
+  BOOST_TEST(msg.find("s.toml:5: tiers.qiuck: unknown tier 'qiuck'") != std::string::npos, msg);
+  BOOST_TEST(msg.find("did you mean 'quick'?") != std::string::npos, msg);
+  auto dir = toy::temp_dir("tiers");
+  const Study s = load_study(toy::write(dir / "s.toml", kHeader + "tiers = [\"paper\"]\n[tiers.paper.sweep.grid]\nx = [1.0, 2.0]\n"),
+                             dir.string());
+  BOOST_TEST(expand(s, "paper").size() == 2u);
+  try {
+    expand(s, "qiuck");
+    BOOST_TEST(false);
+  } catch (const StudyError& e) {
+    BOOST_TEST(std::string(e.what()).find("tier 'qiuck': not a tier of study 't' (its tiers: quick, full, paper); did you mean 'quick'?") !=
+                   std::string::npos, e.what());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(huge_sweep_is_counted_not_expanded) {
+  std::string grid = "[sweep.grid]\n";
+  for (const char* p : {"x", "a", "b"}) {
+    grid += std::string(p) + " = [";
+    for (int i = 0; i < 100; ++i) grid += (i ? ", " : "") + std::to_string(1 + i % 50) + ".5";
+    grid += "]\n";
+  }
+  auto dir = toy::temp_dir("huge");
+  Study s = load_study(toy::write(dir / "s.toml", kHeader + grid), dir.string());
+  BOOST_TEST(sweep_size(s, "full") == 1000000u);
+  try {
+    expand(s, "full");
+    BOOST_TEST(false);
+  } catch (const StudyError& e) {
+    BOOST_TEST(std::string(e.what()).find("tier 'full' has 1000000 runs, more than the limit of 100000") != std::string::npos, e.what());
+  }
 }
 
 BOOST_AUTO_TEST_CASE(grid_zip_replicates_and_tiers) {

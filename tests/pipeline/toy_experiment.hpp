@@ -38,7 +38,8 @@ inline const grainlab::ExperimentRegistration reg{grainlab::Experiment{
                    {"b", grainlab::ParamType::real, "-", 1.5, {}, {}, "exponent"},
                    {"seed", grainlab::ParamType::integer, "-", std::int64_t{1}, 0.0, 1e9, "replicate seed"},
                    {"mode", grainlab::ParamType::text, "", std::string("plain"), {}, {}, "a text parameter"},
-                   {"explode", grainlab::ParamType::boolean, "", false, {}, {}, "throw instead of running"}},
+                   {"explode", grainlab::ParamType::boolean, "", false, {}, {}, "throw instead of running"},
+                   {"cap", grainlab::ParamType::real, "-", 1.0, 0.0, {}, "an unused bound that may be inf", {}, true}},
     .run = run}};
 
 inline grainlab::pipeline::RunOptions options(int jobs, bool force, bool dry_run) {
