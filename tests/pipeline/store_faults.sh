@@ -46,7 +46,9 @@ computed=$(cat "$work"/shard-*.log "$work"/whole-*.log | grep -cE '\] [0-9a-f]{1
 check_no_partial "$work/shared/faults_smoke/quick"
 
 echo "== 2. kill -9 at random points"
-for delay in 0.15 0.4 0.9 1.7; do
+for attempt in 1 2 3 4 5; do
+  delay=$(awk -v r="$RANDOM" 'BEGIN { printf "%.2f", 0.05 + 2.0 * r / 32767 }')
+  echo "   kill -9 after ${delay}s"
   "$grainlab" run "$study" --results "$work/killed" --jobs 2 > "$work/killed.log" 2>&1 &
   pid=$!
   sleep "$delay"
