@@ -13,6 +13,7 @@
 #include "core/hertz.hpp"
 #include "core/io/contact_histogram.hpp"
 #include "core/ndem/ndem_stepper.hpp"
+#include "core/stability_guard.hpp"
 #include "experiments/experiment.hpp"
 
 namespace grainlab {
@@ -39,6 +40,25 @@ std::unique_ptr<io::ContactHistogramObserver> histogram_observer(const Parameter
   h.overlap_unit = io::parse_overlap_unit(p.text("histogram_overlap_unit"));
   return std::make_unique<io::ContactHistogramObserver>(h, std::uint64_t(p.integer("histogram_every")));
 }
+
+// A diverged run recorded instead of failed (on_instability = "record": a study that maps where a method
+// diverges): accuracy metrics are NaN (never "reached" by a min_reaching derived quantity), `diverged` = 1
+// at `diverged_time`.
+RunResult diverged(const World& w) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  RunResult out;
+  for (const char* k : {"max_overlap_error_over_d", "mean_overlap_error", "height_error", "bottom_force_over_weight",
+                        "iterations_used"})
+    out.metrics[k] = nan;
+  out.metrics["time_solve"] = w.timers.solve;
+  out.metrics["diverged"] = 1;
+  out.metrics["diverged_time"] = w.time;
+  return out;
+}
+
+// Beyond this error (in diameters) a sphere is nowhere near its Hertz position: the column did not settle,
+// whatever the guard saw during the run (e.g. a time step of the order of the settling time).
+constexpr double absurd_overlap_error_over_d = 0.5;
 
 RunResult run_column(const Parameters& p, RunContext& ctx) {
   const int n = int(p.integer("count"));
@@ -71,6 +91,9 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   if (on_instability != "fail" && on_instability != "record")
     throw InputError(fmt::format("ndem_column: on_instability = '{}' is invalid (fail, record)", on_instability));
   NdemStepper ndem(s);
+  // The column is passive (static floor, gravity only): its energy can only fall. Overlap limit: half
+  // the radius, far above the Hertz overlaps of any column the parameter ranges allow to settle.
+  const StabilityGuard guard(w, {.max_energy_gain = 0.25, .max_overlap_ratio = 0.5}, "ndem_column");
   const auto histograms = histogram_observer(p);
   const int steps = int(std::ceil(p.real("duration") / s.time_step));
   const int tail = std::max(1, steps / 10);
@@ -78,6 +101,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   try {
     for (int k = 0; k < steps; ++k) {
       ndem.step(w);
+      guard.check(w);
       if (histograms) {
         const auto t0 = std::chrono::steady_clock::now();
         histograms->observe(w);
@@ -88,17 +112,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     }
   } catch (const InstabilityError&) {
     if (on_instability == "fail") throw;
-    // Recorded instead of failing the run (a study that maps where a method diverges): accuracy metrics
-    // are NaN (never "reached" by a min_reaching derived quantity), `diverged` = 1 at `diverged_time`.
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    RunResult out;
-    for (const char* k : {"max_overlap_error_over_d", "mean_overlap_error", "height_error", "bottom_force_over_weight",
-                          "iterations_used"})
-      out.metrics[k] = nan;
-    out.metrics["solve_seconds"] = w.timers.solve;
-    out.metrics["diverged"] = 1;
-    out.metrics["diverged_time"] = w.time;
-    return out;
+    return diverged(w);
   }
   // Hertz overlaps: contact j (0 = floor) carries (n - j) m g; R* = d/2 at the floor, d/4 between spheres.
   const double mg = w.particles.mass[0] * -w.gravity.g.z();
@@ -112,6 +126,13 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     mean += std::abs(sim - h) / d / n;
     l -= h;
   }
+  if (!(worst <= absurd_overlap_error_over_d)) {
+    if (on_instability == "record") return diverged(w);
+    throw InstabilityError(fmt::format("ndem_column: unstable at step {} (t = {:.6g} s): overlap error {:.3g} d is "
+                                       "beyond {} d, the column did not settle (time step too large?)",
+                                       w.step, w.time, worst, absurd_overlap_error_over_d),
+                           w.step);
+  }
   const double lsim = w.particles.position[n - 1].z() + d / 2;
   RunResult out;
   out.metrics["max_overlap_error_over_d"] = worst;
@@ -119,7 +140,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   out.metrics["height_error"] = (l - lsim) / l;
   out.metrics["bottom_force_over_weight"] = -w.walls[0].force.z() / (n * mg);
   out.metrics["iterations_used"] = iterations_sum / tail;
-  out.metrics["solve_seconds"] = w.timers.solve;
+  out.metrics["time_solve"] = w.timers.solve;
   out.metrics["diverged"] = 0;
   out.metrics["diverged_time"] = std::numeric_limits<double>::quiet_NaN();
   if (histograms) {
