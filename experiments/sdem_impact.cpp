@@ -34,7 +34,7 @@ Experiment make() {
                    {"contact_time_analytic", r.contact_time_analytic},
                    {"restitution_measured", r.restitution_measured},
                    {"restitution_requested", r.restitution_requested},
-                   {"time_step", r.time_step}};
+                   {"dt", r.time_step}};
     TimeSeries& series = out.series["contact"];
     series.columns = {"time", "overlap", "normal_force"};
     for (const auto& row : r.history) series.rows.push_back({row[0], row[1], row[2]});
