@@ -22,7 +22,7 @@ const CommandRegistration reg{
       cmd.add_option("--tier", o->tier, "tier whose results are reported")->capture_default_str();
       cmd.add_flag("--claims", o->claims_only, "print the claims coverage per paper (from validation/claims.csv) and exit");
       cmd.add_option("--claims-file", o->claims, "claim index (default: <source>/validation/claims.csv)");
-      cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
+      cmd.add_option("--results", o->results, "results directory (default: <project root>/results)");
       return [o] {
         auto paths = pipeline::default_paths();
         if (!o->results.empty()) paths.results_root = o->results;
