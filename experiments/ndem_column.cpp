@@ -56,9 +56,11 @@ RunResult diverged(const World& w) {
   return out;
 }
 
-// Beyond this error (in diameters) a sphere is nowhere near its Hertz position: the column did not settle,
-// whatever the guard saw during the run (e.g. a time step of the order of the settling time).
-constexpr double absurd_overlap_error_over_d = 0.5;
+// Beyond this error (in diameters) a sphere is nowhere near its Hertz position, whatever the guard saw
+// during the run (one step of the order of the settling time: dt = 1 s ends 755 d off). Under-iterated
+// columns of the Paper IV study legitimately end up to ~3 d off (history warm start at N_it = 5 overshoots
+// to 3.2 d; cold N_it = 2 sinks to 1 d): data, not divergence.
+constexpr double absurd_overlap_error_over_d = 10.0;
 
 RunResult run_column(const Parameters& p, RunContext& ctx) {
   const int n = int(p.integer("count"));
@@ -91,9 +93,12 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   if (on_instability != "fail" && on_instability != "record")
     throw InputError(fmt::format("ndem_column: on_instability = '{}' is invalid (fail, record)", on_instability));
   NdemStepper ndem(s);
-  // The column is passive (static floor, gravity only): its energy can only fall. Overlap limit: half
-  // the radius, far above the Hertz overlaps of any column the parameter ranges allow to settle.
-  const StabilityGuard guard(w, {.max_energy_gain = 0.25, .max_overlap_ratio = 0.5}, "ndem_column");
+  // The column is passive (static floor, gravity only), but the SPOOK stabilisation turns overlap into
+  // separation speed: settling columns of the Paper IV study (Dt = 5 ms, few iterations) gain up to ~0.3
+  // of the energy scale Σ m g r and still converge, so the limit is 2 (a blow-up gains orders of
+  // magnitude). Overlap limit: the engine's own (NdemSettings::max_overlap_ratio, 2 radii); settling
+  // columns pass through transient overlaps beyond half a radius (0.64 r at t = 0.05 s) and converge.
+  const StabilityGuard guard(w, {.max_energy_gain = 2.0, .max_overlap_ratio = s.max_overlap_ratio}, "ndem_column");
   const auto histograms = histogram_observer(p);
   const int steps = int(std::ceil(p.real("duration") / s.time_step));
   const int tail = std::max(1, steps / 10);
