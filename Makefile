@@ -4,7 +4,9 @@ TYPE     ?= Release
 JOBS     ?= $(shell nproc)
 TIER     ?= quick
 PACKAGES := cmake g++ make git libeigen3-dev libtbb-dev libfmt-dev libtomlplusplus-dev \
-            libboost-test-dev libbenchmark-dev libcli11-dev gnuplot-nox
+            libboost-test-dev libbenchmark-dev libcli11-dev gnuplot-nox \
+            clang libclang-rt-14-dev
+# clang and libclang-rt-14-dev: the fuzz_study_loader CTest entry (tools/fuzz.sh); skipped without them.
 
 .PHONY: all deps configure build test reproduce bench sanitize clean
 
