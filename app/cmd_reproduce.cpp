@@ -31,7 +31,11 @@ const CommandRegistration reg{
         if (!o->results.empty()) paths.results_root = o->results;
         std::vector<std::string> studies;
         for (const auto& f : pipeline::study_files(paths.studies_dir().string())) studies.push_back(f);
-        pipeline::RunOptions ro{o->jobs, o->force, false, bool(isatty(STDERR_FILENO))};
+        pipeline::RunOptions ro;
+        ro.jobs = o->jobs;
+        ro.force = o->force;
+        ro.dry_run = false;
+        ro.progress_tty = bool(isatty(STDERR_FILENO));
         return pipeline::run_studies(studies, o->tier, ro, paths, std::cout, std::cerr);
       };
     },

@@ -1,5 +1,7 @@
-// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force]`: expand, run what is not
-// stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check fails or a run errors.
+// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--shard K/N]`: expand, run
+// what is not stored yet, analyse, write report.md per study and results/index.html. Exit 1 if a check
+// fails or a run errors, 3 if a run went unstable. With --shard only the K-th of N slices is computed
+// (a Slurm array task); `grainlab report` then writes the reports.
 #include <iostream>
 #include <memory>
 #include <unistd.h>
@@ -12,7 +14,7 @@ namespace {
 
 struct Options {
   std::vector<std::string> studies;
-  std::string tier = "quick", results;
+  std::string tier = "quick", results, shard;
   int jobs = 0;
   bool dry_run = false, force = false;
 };
@@ -28,10 +30,16 @@ const CommandRegistration reg{
       cmd.add_flag("--dry-run", o->dry_run, "list the runs that would execute, run nothing");
       cmd.add_flag("--force", o->force, "recompute and replace runs already in the store");
       cmd.add_option("--results", o->results, "results directory (default: <project root>/results)");
+      cmd.add_option("--shard", o->shard, "K/N: compute only the K-th of N slices of the pending runs (K = 1..N), no reports");
       return [o] {
         auto paths = pipeline::default_paths();
         if (!o->results.empty()) paths.results_root = o->results;
-        pipeline::RunOptions ro{o->jobs, o->force, o->dry_run, bool(isatty(STDERR_FILENO))};
+        pipeline::RunOptions ro;
+        ro.jobs = o->jobs;
+        ro.force = o->force;
+        ro.dry_run = o->dry_run;
+        ro.progress_tty = bool(isatty(STDERR_FILENO));
+        if (!o->shard.empty()) ro.shard = pipeline::Shard::parse(o->shard);
         return pipeline::run_studies(o->studies, o->tier, ro, paths, std::cout, std::cerr);
       };
     },

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     for (auto& [sub, action] : actions)
       if (sub->parsed()) return action();
   } catch (const InstabilityError& e) {
-    std::cerr << "grainlab: error: " << e.what() << "\n";
+    std::cerr << "grainlab: simulation unstable: " << e.what() << "\n";
     return 3;
   } catch (const std::exception& e) {
     std::cerr << "grainlab: error: " << e.what() << "\n";

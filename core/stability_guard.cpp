@@ -41,7 +41,7 @@ void StabilityGuard::check(const World& w) const {
   const double gain = energy_gain(w);
   if (!std::isfinite(gain) || gain > limits_.max_energy_gain)
     throw InstabilityError(
-        fmt::format("{}: unstable at step {} (t = {:.6g} s): energy blow-up, the mechanical energy rose by {:.3g} J, "
+        fmt::format("{}: step {} (t = {:.6g} s): energy blow-up, the mechanical energy rose by {:.3g} J, "
                     "{:.3g} times the energy scale {:.3g} J (start kinetic energy + sum m g r; limit {}); the time "
                     "step is likely too large for the contact stiffness",
                     label_, w.step, w.time, gain * scale_, gain, scale_, limits_.max_energy_gain),

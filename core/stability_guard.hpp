@@ -26,7 +26,8 @@ class StabilityGuard {
   /// `label` names the scenario in messages.
   StabilityGuard(const World& world, StabilityLimits limits, std::string label);
 
-  /// Throws InstabilityError (message "<label>: unstable at step N ...") when a limit is exceeded.
+  /// Throws InstabilityError (message "<label>: step N (t = ...): <diagnosis>") when a limit is exceeded;
+  /// the runner stores it as "unstable at step N: <message>" and `grainlab run` exits 3.
   void check(const World& world) const;
   /// (E - E_start) / energy scale: > max_energy_gain is a blow-up.
   double energy_gain(const World& world) const;

@@ -93,7 +93,6 @@ void World::wrap_periodic() {
   for (Vec3& x : particles.position) x[k] = lo + (x[k] - lo) - L * std::floor((x[k] - lo) / L);
 }
 
-// Messages start "unstable at step N": the pipeline recognises an unstable run by it (docs/studies.md).
 void World::check_stability(double max_overlap_ratio) const {
   // In parallel; the error names the first bad particle and then the first bad contact, by index, as a
   // serial scan would.
@@ -111,7 +110,7 @@ void World::check_stability(double max_overlap_ratio) const {
     return !particles.position[i].allFinite() || !particles.velocity[i].allFinite() || !particles.angular_velocity[i].allFinite();
   });
   if (i < particles.size())
-    throw InstabilityError(fmt::format("unstable at step {} (t = {:.6g} s): particle id {} has a non-finite position or velocity; "
+    throw InstabilityError(fmt::format("step {} (t = {:.6g} s): particle id {} has a non-finite position or velocity; "
                                        "the time step is likely too large for the contact stiffness",
                                        step, time, particles.id[i]),
                            step);
@@ -129,7 +128,7 @@ void World::check_stability(double max_overlap_ratio) const {
   if (k < contacts_.size()) {
     const Contact& c = contacts_[k];
     throw InstabilityError(
-        fmt::format("unstable at step {} (t = {:.6g} s): overlap {:.3g} m between particle id {} and {} exceeds {} of the radius; "
+        fmt::format("step {} (t = {:.6g} s): overlap {:.3g} m between particle id {} and {} exceeds {} of the radius; "
                     "the simulation is unstable (time step too large or stiffness too low for the load)",
                     step, time, overlap_of(k), particles.id[c.a],
                     c.is_wall() ? fmt::format("wall '{}'", walls[c.wall_index()].name) : fmt::format("particle id {}", particles.id[c.b]),

@@ -133,7 +133,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   }
   if (!(worst <= absurd_overlap_error_over_d)) {
     if (on_instability == "record") return diverged(w);
-    throw InstabilityError(fmt::format("ndem_column: unstable at step {} (t = {:.6g} s): overlap error {:.3g} d is "
+    throw InstabilityError(fmt::format("ndem_column: step {} (t = {:.6g} s): overlap error {:.3g} d is "
                                        "beyond {} d, the column did not settle (time step too large?)",
                                        w.step, w.time, worst, absurd_overlap_error_over_d),
                            w.step);

@@ -167,7 +167,7 @@ ImpactResult run_impact(const ImpactSetup& s) {
     if (t_out >= 0 && world.time > t_out + 2 * dt) break;
   }
   if (t_out < 0)
-    throw InstabilityError(fmt::format("sdem_impact: unstable at step {}: contact did not end within {} steps "
+    throw InstabilityError(fmt::format("sdem_impact: step {}: contact did not end within {} steps "
                                        "(restitution too low?)", world.step, max_steps),
                            world.step);
   out.contact_time = t_out - t_in;

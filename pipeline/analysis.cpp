@@ -434,19 +434,24 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
       else if (auto b = std::get_if<bool>(&v)) r.num[k] = *b ? 1 : 0;
     }
     for (const auto& [k, v] : run.metrics) r.num[k] = v;
+    for (const auto& [k, v] : run.provenance.stage_seconds) r.num["time_" + k] = v;  // timings, from provenance
+    if (run.status == "ok") r.num["wall_s"] = run.provenance.wall_s;
     if (run.status == "ok") ++a.runs_ok;
-    else if (run.status == "missing") ++a.runs_missing;
+    else if (run.status == "missing" || run.status == "running") ++a.runs_missing;
     else ++a.runs_failed;
     a.rows.push_back(std::move(r));
   }
   for (size_t i = 0; i < outcome.specs.size() && i < a.rows.size(); ++i) a.rows[i].num["replicate"] = outcome.specs[i].replicate;
   if (!study.experiment_available || a.runs_ok == 0) {
+    // Nothing ran: "not run", so that "not reproduced" keeps meaning "ran, and disagrees or cannot be
+    // judged as stated" (every run failed is such a case; a not_reproduced check records a finding).
+    const bool ran = study.experiment_available && a.runs_failed > 0;
     const std::string reason = !study.experiment_available
-                                   ? fmt::format("not run: experiment '{}' not available in this build", study.experiment)
-                                   : (a.runs_missing ? "not run yet (grainlab run)" : "every run failed");
+                                   ? fmt::format("experiment '{}' not available in this build", study.experiment)
+                                   : (ran ? "every run failed" : "not run yet (grainlab run)");
     for (const auto& c : study.checks) {
       Verdict v = cite(c);
-      v.verdict = "not reproduced";
+      v.verdict = c.kind == "not_reproduced" || ran ? "not reproduced" : "not run";
       v.detail = c.kind == "not_reproduced" ? c.text("reason") : reason;
       a.verdicts.push_back(v);
     }
@@ -465,6 +470,16 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
     }
   }
   for (const auto& c : study.checks) {
+    // A check judges its whole set of runs: one failed or missing run makes it a fail, not a pass on the rest.
+    const Where where = c.where_filter();
+    const auto absent = std::count_if(a.rows.begin(), a.rows.end(), [&](const Row& r) { return r.status != "ok" && r.matches(where); });
+    if (absent && c.kind != "not_reproduced") {
+      Verdict v = cite(c);
+      v.verdict = "fail";
+      v.detail = fmt::format("{} of the runs it judges failed or are missing (grainlab status --failed)", absent);
+      a.verdicts.push_back(v);
+      continue;
+    }
     try {
       evaluate_check(a, c, source_root);
     } catch (const std::exception& e) {

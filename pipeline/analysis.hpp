@@ -21,7 +21,7 @@ struct Row {
 
 struct Verdict {
   std::string id, claim, paper, source, seed, lines, description;
-  std::string verdict;  ///< "pass", "fail", "not reproduced"
+  std::string verdict;  ///< "pass", "fail", "not reproduced" (ran: disagrees or cannot be judged), "not run"
   std::string detail;
   std::string table_md;  ///< optional comparison table (reference_table checks)
 };

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "pipeline/locate.hpp"
+#include "pipeline/files.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/version.hpp"
 
@@ -55,36 +56,57 @@ int run_studies(const std::vector<std::string>& names, const std::string& tier, 
                 std::ostream& out, std::ostream& log) {
   std::vector<Study> studies;
   for (const auto& n : names) studies.push_back(load_study(resolve_study(paths, n), paths.source_root.string()));
-  for (const auto& s : studies) expand(s, tier);  // sweep errors before any run
-  int rc = 0;
+  Progress progress;
+  for (const auto& s : studies) progress.total += plan_study(s, tier, paths.results_root, options).todo.size();  // sweep errors first
+  if (!options.dry_run) require_writable(paths.results_root);
+  RunOptions opts = options;
+  opts.progress = &progress;
+  const bool shard = options.shard.count > 1;
+  int rc = 0, unstable = 0;
   for (const auto& s : studies) {
-    RunOutcome o = run_study(s, tier, paths.results_root, options, log);
+    RunOutcome o = run_study(s, tier, paths.results_root, opts, log);
+    unstable += o.unstable;
+    if (o.failed || o.store_failures) rc = 1;
     if (options.dry_run) continue;
+    if (shard) {
+      out << fmt::format("{} [{}] shard {}/{}: {} computed, {} already stored, {} failed{}\n", s.name, tier, options.shard.index,
+                         options.shard.count, o.computed, o.reused, o.failed,
+                         o.store_failures ? fmt::format(" ({} could not be stored)", o.store_failures) : "");
+      continue;
+    }
     Analysis a = analyse(s, o, paths.source_root.string());
     out << write_study_report(s, tier, o, a, paths.results_root, paths.source_root.string(), log) << "\n";
     for (const auto& v : a.verdicts)
       if (v.verdict == "fail") out << fmt::format("  FAIL {} ({} {}): {}\n", v.id, v.claim, v.source, v.detail);
-    if (!a.passed()) rc = std::max(rc, 1);
-    // A run that went unstable (core/stability_guard.hpp: every InstabilityError says "unstable at step")
-    // is exit 3, above a failed check.
-    for (const auto& r : o.runs)
-      if (r.status == "failed" && r.message.find("unstable at step") != std::string::npos) rc = 3;
+    if (o.store_failures) out << fmt::format("  {} runs were computed but could not be stored\n", o.store_failures);
+    if (!a.passed()) rc = 1;
   }
-  if (!options.dry_run) {
+  if (!options.dry_run && !shard) {
     write_index(paths.results_root, index_names(paths), tier, paths.claims_csv().string());
     out << "wrote " << (paths.results_root / "index.html").string() << "\n";
+  }
+  if (shard) out << "when every shard is done: grainlab report --tier " << tier << " --results " << paths.results_root.string() << "\n";
+  if (unstable) {
+    out << fmt::format("{} runs went unstable (see their messages)\n", unstable);
+    return 3;
   }
   return rc;
 }
 
-int report_all(const std::string& tier, const Paths& paths, std::ostream& out, std::ostream& log) {
+int report_all(const std::vector<std::string>& names, const std::string& tier, const Paths& paths, std::ostream& out,
+               std::ostream& log) {
+  std::vector<std::string> files;
+  for (const auto& n : names) files.push_back(resolve_study(paths, n));
+  if (names.empty()) files = study_files(paths.studies_dir().string());
   int rc = 0;
-  for (const auto& f : study_files(paths.studies_dir().string())) {
+  for (const auto& f : files) {
     const Study s = load_study(f, paths.source_root.string());
     RunOutcome o = collect_study(s, tier, paths.results_root);
     Analysis a = analyse(s, o, paths.source_root.string());
     out << write_study_report(s, tier, o, a, paths.results_root, paths.source_root.string(), log) << "\n";
-    if (!a.passed()) rc = 1;
+    for (const auto& r : o.runs)
+      if (r.status == "failed" || r.status == "corrupt") out << fmt::format("  {} run {}: {}\n", r.status, r.key, r.message);
+    if (!a.passed() || o.failed) rc = 1;
   }
   write_index(paths.results_root, index_names(paths), tier, paths.claims_csv().string());
   out << "wrote " << (paths.results_root / "index.html").string() << "\n";

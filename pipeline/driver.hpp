@@ -1,7 +1,8 @@
 #pragma once
 // The top-level flows behind the CLI: run studies (expand, execute missing runs, analyse, report) and
-// regenerate reports from the store. Exit codes: 0 all good, 1 a check failed or a run errored,
-// 2 bad input (raised as exceptions, mapped in main).
+// regenerate reports from the store. Exit codes: 0 all good, 1 a check failed or a run failed (or
+// could not be stored), 2 bad input or an unwritable results folder (raised as exceptions, mapped in
+// main), 3 a run went unstable.
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -26,11 +27,15 @@ Paths default_paths();
 /// Resolves "name" (studies/name.toml) or a path to a study file.
 std::string resolve_study(const Paths& paths, const std::string& name_or_path);
 
-/// Loads every study first (all input errors before any run), then runs and reports each.
+/// Loads every study first (all input errors before any run), checks that the results folder is
+/// writable, then runs and reports each. A shard (options.shard) only computes: its reports are
+/// written by `grainlab report` once every shard is done.
 int run_studies(const std::vector<std::string>& studies, const std::string& tier, const RunOptions& options, const Paths& paths,
                 std::ostream& out, std::ostream& log);
 
-/// Re-analyses every study of studies/ from the store and rewrites the reports and index.html.
-int report_all(const std::string& tier, const Paths& paths, std::ostream& out, std::ostream& log);
+/// Re-analyses the named studies (every study of studies/ when empty) from the store and rewrites their
+/// reports and index.html.
+int report_all(const std::vector<std::string>& studies, const std::string& tier, const Paths& paths, std::ostream& out,
+               std::ostream& log);
 
 }  // namespace grainlab::pipeline

@@ -1,16 +1,21 @@
-// Result store (see store.hpp). Files: result.toml via TOML++ (round-trip doubles), series as CSV.
+// Result store (see store.hpp). Files: result.toml via TOML++ (round-trip doubles), series as CSV,
+// `complete` = FNV-1a over every file's name and bytes.
 #include "pipeline/store.hpp"
 
-#include <chrono>
-#include <ctime>
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <unistd.h>
+#include <vector>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "core/fnv1a.hpp"
+#include "pipeline/files.hpp"
+#include "pipeline/run_lock.hpp"
 #include "pipeline/version.hpp"
 
 namespace grainlab::pipeline {
@@ -24,6 +29,28 @@ namespace {
 void insert_param(toml::table& t, const std::string& k, const ParamValue& v) {
   std::visit([&](const auto& x) { t.insert_or_assign(k, x); }, v);
 }
+
+std::string series_csv(const TimeSeries& s) {
+  std::string out;
+  for (size_t i = 0; i < s.columns.size(); ++i) out += (i ? "," : "") + s.columns[i];
+  out += "\n";
+  for (const auto& row : s.rows) {
+    for (size_t i = 0; i < row.size(); ++i) out += fmt::format("{}{}", i ? "," : "", row[i]);
+    out += "\n";
+  }
+  return out;
+}
+
+/// The completion checksum over the run folder's data files (everything but `complete` itself).
+std::string checksum(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().filename() != "complete") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string all;
+  for (const auto& n : names) all += n + "\n" + read_file(dir / n) + "\n";
+  return fmt::format("fnv1a64 {:016x} files {}\n", fnv1a64(all), names.size());
+}
 }  // namespace
 
 void ResultStore::save(const std::string& key, const Parameters& p, const RunResult* result, const std::string& error,
@@ -32,7 +59,7 @@ void ResultStore::save(const std::string& key, const Parameters& p, const RunRes
   if (fs::exists(final_dir) && !replace)
     throw std::runtime_error(fmt::format("result {} exists; refusing to overwrite (use --force)", final_dir.string()));
   fs::create_directories(root_);
-  const fs::path tmp = root_ / fmt::format(".tmp-{}-{}", key, ::getpid());
+  const fs::path tmp = root_ / fmt::format(".tmp-{}-{}-{}", key, host_name(), ::getpid());
   fs::remove_all(tmp);
   fs::create_directories(tmp);
   toml::table t;
@@ -50,28 +77,26 @@ void ResultStore::save(const std::string& key, const Parameters& p, const RunRes
   pv.insert("threads", prov.threads);
   pv.insert("started_utc", prov.started_utc);
   pv.insert("wall_s", prov.wall_s);
+  if (!prov.slurm_job.empty()) pv.insert("slurm_job", prov.slurm_job);
   for (const auto& [k, v] : prov.stage_seconds) stages.insert(k, v);
   pv.insert("stage_seconds", std::move(stages));
   t.insert("parameters", std::move(params));
   t.insert("metrics", std::move(metrics));
   t.insert("provenance", std::move(pv));
-  {
-    std::ofstream out(tmp / "result.toml");
-    out << t << "\n";
+  try {
+    std::ostringstream toml_text;
+    toml_text << t << "\n";
+    write_file(tmp / "result.toml", toml_text.str());
     if (result)
-      for (const auto& [name, s] : result->series) {
-        std::ofstream cs(tmp / ("series_" + name + ".csv"));
-        for (size_t i = 0; i < s.columns.size(); ++i) cs << (i ? "," : "") << s.columns[i];
-        cs << "\n";
-        for (const auto& row : s.rows) {
-          for (size_t i = 0; i < row.size(); ++i) cs << (i ? "," : "") << fmt::format("{}", row[i]);
-          cs << "\n";
-        }
-      }
-    if (!out) throw std::runtime_error("cannot write " + (tmp / "result.toml").string());
+      for (const auto& [name, s] : result->series) write_file(tmp / ("series_" + name + ".csv"), series_csv(s));
+    write_file(tmp / "complete", checksum(tmp));
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove_all(tmp, ignored);
+    throw;
   }
   if (fs::exists(final_dir)) {  // replace: move the old one aside first, then drop it
-    const fs::path old = root_ / fmt::format(".old-{}-{}", key, ::getpid());
+    const fs::path old = root_ / fmt::format(".old-{}-{}-{}", key, host_name(), ::getpid());
     fs::rename(final_dir, old);
     fs::rename(tmp, final_dir);
     fs::remove_all(old);
@@ -82,16 +107,35 @@ void ResultStore::save(const std::string& key, const Parameters& p, const RunRes
 
 std::optional<StoredRun> ResultStore::load(const std::string& key) const {
   const fs::path file = dir(key) / "result.toml";
-  if (!fs::exists(file)) return std::nullopt;
+  if (!fs::exists(dir(key))) return std::nullopt;
+  StoredRun r;
+  r.key = key;
+  r.dir = dir(key);
+  r.status = "corrupt";
+  if (!fs::exists(file)) {
+    r.message = "result.toml is missing";
+    return r;
+  }
+  try {
+    if (!fs::exists(r.dir / "complete")) {
+      r.message = "no completion checksum (written by an older grainlab, or the run was interrupted)";
+      return r;
+    }
+    if (read_file(r.dir / "complete") != checksum(r.dir)) {
+      r.message = "checksum mismatch: a file was truncated, edited or removed after the run";
+      return r;
+    }
+  } catch (const std::exception& e) {
+    r.message = e.what();
+    return r;
+  }
   toml::table t;
   try {
     t = toml::parse_file(file.string());
   } catch (const toml::parse_error& e) {
-    throw std::runtime_error(fmt::format("{}: corrupt result: {}", file.string(), e.description()));
+    r.message = fmt::format("{}: does not parse: {}", file.string(), e.description());
+    return r;
   }
-  StoredRun r;
-  r.key = key;
-  r.dir = dir(key);
   r.status = t["status"].value_or(std::string("failed"));
   r.message = t["message"].value_or(std::string());
   if (auto p = t["parameters"].as_table())
@@ -113,9 +157,39 @@ std::optional<StoredRun> ResultStore::load(const std::string& key) const {
   r.provenance.threads = pv["threads"].value_or(1);
   r.provenance.started_utc = pv["started_utc"].value_or(std::string());
   r.provenance.wall_s = pv["wall_s"].value_or(0.0);
+  r.provenance.slurm_job = pv["slurm_job"].value_or(std::string());
   if (auto st = pv["stage_seconds"].as_table())
     for (const auto& [k, v] : *st) r.provenance.stage_seconds[std::string(k.str())] = v.value_or(0.0);
   return r;
+}
+
+fs::path ResultStore::set_aside(const std::string& key) const {
+  std::string stamp = utc_now();
+  std::replace(stamp.begin(), stamp.end(), ':', '-');
+  fs::path to = root_ / fmt::format(".corrupt-{}-{}", key, stamp);
+  for (int n = 2; fs::exists(to); ++n) to = root_ / fmt::format(".corrupt-{}-{}-{}", key, stamp, n);
+  fs::rename(dir(key), to);
+  return to;
+}
+
+int ResultStore::remove_orphans() const {
+  if (!fs::exists(root_)) return 0;
+  std::vector<fs::path> candidates;
+  for (const auto& e : fs::directory_iterator(root_)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind(".tmp-", 0) == 0 || n.rfind(".old-", 0) == 0) candidates.push_back(e.path());
+  }
+  int removed = 0;
+  for (const auto& path : candidates) {
+    const std::string n = path.filename().string();
+    if (n.size() < 21) continue;
+    const std::string key = n.substr(5, 16);  // .tmp-<16 hex key>-<host>-<pid>
+    if (auto lock = RunLock::try_acquire(lock_file(key))) {
+      std::error_code ec;
+      if (fs::exists(path) && fs::remove_all(path, ec) > 0 && !ec) ++removed;
+    }
+  }
+  return removed;
 }
 
 TimeSeries ResultStore::series(const std::string& key, const std::string& name) const {
@@ -148,12 +222,11 @@ Provenance current_provenance(const std::string& experiment, int threads) {
   p.build_type = build_type();
   p.host = host_name();
   p.threads = threads;
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  p.started_utc = buf;
+  p.started_utc = utc_now();
+  const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
+  const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
+  if (job && task) p.slurm_job = fmt::format("{}_{}", job, task);
+  else if (const char* id = std::getenv("SLURM_JOB_ID")) p.slurm_job = id;
   return p;
 }
 

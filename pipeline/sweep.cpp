@@ -3,17 +3,15 @@
 
 #include <fmt/format.h>
 
+#include "core/fnv1a.hpp"
+#include "pipeline/files.hpp"
+
 namespace grainlab::pipeline {
 
 std::string parameter_key(const std::string& experiment, const Parameters& p) {
   std::string canonical = experiment + "\n";
   for (const auto& [k, v] : p.values) canonical += k + "=" + to_string(v) + "\n";  // std::map: sorted
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : canonical) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return fmt::format("{:016x}", h);
+  return fmt::format("{:016x}", fnv1a64(canonical));
 }
 
 std::vector<RunSpec> expand(const Study& study, const std::string& tier) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/fnv1a.hpp"
 #include "core/io/atomic_file.hpp"
 #include "core/io/byte_archive.hpp"
 #include "core/io/wall_shape_io.hpp"
@@ -219,14 +220,6 @@ constexpr std::uint32_t endian_marker = 0x01020304;
 constexpr std::size_t header_size = 8 + 4 * 4 + 8;
 constexpr std::size_t footer_size = 8 + 8;
 
-std::uint64_t fnv1a(std::string_view bytes) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 void check_particle_arrays(const ParticleStore& p, const std::string& where) {
   const std::size_t n = p.id.size();
@@ -289,7 +282,7 @@ std::string checkpoint_bytes(const World& world) {
   std::string file = std::move(out.bytes());
   file.replace(0, header_size, head.bytes());
   ByteWriter foot;
-  foot(fnv1a(std::string_view(file).substr(header_size)));
+  foot(fnv1a64(std::string_view(file).substr(header_size)));
   foot.bytes().append(end_magic, 8);
   file += foot.bytes();
   return file;
@@ -318,7 +311,7 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
   std::uint64_t hash = 0;
   foot(hash);
   if (std::memcmp(bytes.data() + header_size + payload_size + 8, end_magic, 8) != 0) fail("end marker 'CKPT_END' missing");
-  if (hash != fnv1a(payload)) fail("checksum mismatch: the file is corrupt");
+  if (hash != fnv1a64(payload)) fail("checksum mismatch: the file is corrupt");
 
   World world;
   ByteReader in(bytes.data(), header_size, header_size + payload_size, source);

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "pipeline/analysis.hpp"
+#include "pipeline/coverage.hpp"
 #include "pipeline/plot.hpp"
 #include "pipeline/report.hpp"
 #include "tests/pipeline/report_test_helpers.hpp"
@@ -143,7 +144,7 @@ reference = { file = "validation/points.csv", x = "x", y = "y", label = "paper" 
   }
   const Study s = load_study(file, dir.string());
   std::ostringstream log;
-  const RunOutcome o = run_study(s, "quick", dir / "results", RunOptions{2, false, false, false}, log);
+  const RunOutcome o = run_study(s, "quick", dir / "results", toy::options(2, false, false), log);
   Analysis a = analyse(s, o, dir.string());
 
   BOOST_TEST(a.runs_ok == 4);
@@ -184,22 +185,41 @@ reference = { file = "validation/points.csv", x = "x", y = "y", label = "paper" 
     BOOST_TEST(fs::exists(out / "law.svg"));
   }
 
-  const auto claims = std::string(GRAINLAB_TEST_DATA_DIR) + "/pipeline/fixtures_claims.csv";
-  write_index(dir / "results", {"toy", "absent"}, "quick", claims);
+  // Claims: the fixture index beside the toy study, with its verdict-source file derived from the study.
+  fs::copy_file(std::string(GRAINLAB_TEST_DATA_DIR) + "/pipeline/fixtures_claims.csv", dir / "validation" / "claims.csv");
+  const auto files = claim_files(dir / "validation" / "claims.csv");
+  std::ofstream(files.sources_csv) << sources_csv_text(derive_sources(read_claims(files.claims_csv), scan_citations(files.studies_dir), {}));
+  write_index(dir / "results", {"toy", "absent"}, "quick", files.claims_csv.string());
   const std::string html = slurp(dir / "results" / "index.html");
   BOOST_TEST(html.find("<section id=\"toy\">") != std::string::npos);
   BOOST_TEST(html.find("not run at tier quick") != std::string::npos);
   BOOST_TEST(html.find("Claims coverage") != std::string::npos);
+  BOOST_TEST(html.find("<strong>total</strong>") != std::string::npos);
+  BOOST_TEST(html.find("**") == std::string::npos);
+  BOOST_TEST(html.find("<a href=\"paper_I.html\">") != std::string::npos);
+  const std::string page = slurp(dir / "results" / "paper_I.html");
+  BOOST_TEST(page.find("<tr id=\"T-C02\">") != std::string::npos);
+  BOOST_TEST(page.find("needs geometry, missing") != std::string::npos);  // the recorded reason
+  BOOST_TEST(page.find("<section id=\"toy\">") != std::string::npos);     // the study that judges T-C01
+  BOOST_TEST(page.find("Run provenance") != std::string::npos);
+  BOOST_TEST(fs::exists(dir / "results" / "paper_II.html"));
 
-  const auto cov = coverage(claims, dir / "results", "quick");
-  BOOST_TEST_REQUIRE(cov.size() == 2u);
+  const auto audit = audit_claims(files, dir / "results", "quick");
+  BOOST_TEST(audit.index_errors.empty());
+  const auto cov = coverage_rows(audit);
+  BOOST_TEST_REQUIRE(cov.size() == 3u);  // I, II, total
   BOOST_TEST(cov[0].paper == "I");
-  BOOST_TEST(cov[0].in_ledger == 4);
-  BOOST_TEST(cov[0].judged == 1);       // T-C01: worst of pass (exponent) and fail (table) = fail
-  BOOST_TEST(cov[0].failed == 1);
-  BOOST_TEST(cov[0].not_reproduced == 1);  // T-C02: "no: ..."
+  BOOST_TEST(cov[0].claims == 4);
+  BOOST_TEST(cov[0].fail == 1);              // T-C01: exponent passes, table fails: the worst wins
+  BOOST_TEST(cov[0].not_reproducible == 1);  // T-C02: "no: ..."
+  BOOST_TEST(cov[0].not_attempted == 2);     // P1-C27, P1-C30: no check cites them here
   BOOST_TEST(cov[1].paper == "II");
-  BOOST_TEST(cov[1].not_reproduced == 1);
+  BOOST_TEST(cov[1].fail == 1);  // P2-C01: a not_reproduced check ran and records a disagreement
+  BOOST_TEST(cov[2].paper == "total");
+  BOOST_TEST(cov[2].claims == 5);
+  // T-C01 gets pass and fail from two checks with no contradicts_ok reason: the audit says so.
+  BOOST_TEST_REQUIRE(audit.contradictions.size() == 1u);
+  BOOST_TEST(audit.contradictions[0].find("T-C01") != std::string::npos, audit.contradictions[0]);
   fs::remove_all(dir);
 }
 

@@ -1,5 +1,5 @@
 // Where studies and results live (pipeline/locate.hpp, driver default_paths) and how many cores this
-// process may use (pipeline/cores.hpp).
+// process may use (available_cores, pipeline/runner.hpp).
 #include <boost/test/unit_test.hpp>
 
 #include <sched.h>
@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pipeline/cores.hpp"
+#include "pipeline/runner.hpp"
 #include "pipeline/driver.hpp"
 #include "pipeline/locate.hpp"
 #include "tests/pipeline/toy_experiment.hpp"

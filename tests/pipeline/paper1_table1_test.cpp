@@ -25,7 +25,7 @@ BOOST_AUTO_TEST_CASE(regenerates_table_and_check_has_teeth) {
     throw std::runtime_error("no table1-cells verdict");
   };
   {
-    const RunOutcome o = run_study(s, "quick", dir / "a", RunOptions{1, false, false, false}, log);
+    const RunOutcome o = run_study(s, "quick", dir / "a", toy::options(1, false, false), log);
     const Analysis a = analyse(s, o, root);
     BOOST_TEST(a.runs_ok == 33);
     const Verdict v = verdict_of(a);
@@ -34,7 +34,7 @@ BOOST_AUTO_TEST_CASE(regenerates_table_and_check_has_teeth) {
     BOOST_TEST(a.errata.size() == 4u);  // rows 1, 9, 14, 33
   }
   s.parameters["gravity"] = 9.8;
-  const RunOutcome o = run_study(s, "quick", dir / "b", RunOptions{1, false, false, false}, log);
+  const RunOutcome o = run_study(s, "quick", dir / "b", toy::options(1, false, false), log);
   const Verdict v = verdict_of(analyse(s, o, root));
   BOOST_TEST(v.verdict == "fail");
   BOOST_TEST(v.detail.find("262 of 264") != std::string::npos, v.detail);

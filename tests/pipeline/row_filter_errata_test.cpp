@@ -118,7 +118,7 @@ BOOST_AUTO_TEST_CASE(row_filter_bounds_pairs_errata) {
   const auto file = toy::write(dir / "studies" / "toy_filters.toml", kStudy);
   const Study s = load_study(file, dir.string());
   std::ostringstream log;
-  const RunOutcome o = run_study(s, "quick", dir / "results", RunOptions{1, false, false, false}, log);
+  const RunOutcome o = run_study(s, "quick", dir / "results", toy::options(1, false, false), log);
   Analysis a = analyse(s, o, dir.string());
   BOOST_TEST(a.runs_ok == 4);
 
@@ -178,7 +178,7 @@ tolerance = 2.5
 )");
   const Study s = load_study(file, dir.string());
   std::ostringstream log;
-  const RunOutcome o = run_study(s, "quick", dir / "results", RunOptions{1, false, false, false}, log);
+  const RunOutcome o = run_study(s, "quick", dir / "results", toy::options(1, false, false), log);
   const Analysis a = analyse(s, o, dir.string());
   const Verdict& v = verdict(a, "a-vs-x");
   // a = 2 in both runs: against x = 2 the relative deviation is 0; against x = 0 it is the absolute 2

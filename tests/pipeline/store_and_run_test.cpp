@@ -26,7 +26,7 @@ explode = [false, true]
   const Study s = load_study(file, dir.string());
   std::ostringstream log;
   toy::executions = 0;
-  RunOutcome first = run_study(s, "quick", dir / "results", RunOptions{2, false, false, false}, log);
+  RunOutcome first = run_study(s, "quick", dir / "results", toy::options(2, false, false), log);
   BOOST_TEST(toy::executions == 8);
   BOOST_TEST(first.failed == 4);  // every explode = true run failed, the others went on
   int ok = 0;
@@ -45,7 +45,7 @@ explode = [false, true]
 
   // Resume: successful runs are reused, failed ones retried.
   toy::executions = 0;
-  RunOutcome second = run_study(s, "quick", dir / "results", RunOptions{2, false, false, false}, log);
+  RunOutcome second = run_study(s, "quick", dir / "results", toy::options(2, false, false), log);
   BOOST_TEST(toy::executions == 4);
   BOOST_TEST(second.reused == 4);
 
@@ -60,9 +60,9 @@ explode = [false, true]
 
   // Dry run executes nothing; --force recomputes everything.
   toy::executions = 0;
-  run_study(s, "quick", dir / "results", RunOptions{1, false, true, false}, log);
+  run_study(s, "quick", dir / "results", toy::options(1, false, true), log);
   BOOST_TEST(toy::executions == 0);
-  run_study(s, "quick", dir / "results", RunOptions{1, true, false, false}, log);
+  run_study(s, "quick", dir / "results", toy::options(1, true, false), log);
   BOOST_TEST(toy::executions == 8);
   BOOST_TEST(store.series(spec.key, "trace").rows.size() == 11u);
   fs::remove_all(dir);

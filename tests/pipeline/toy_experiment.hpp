@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "experiments/experiment.hpp"
+#include "pipeline/runner.hpp"
 
 namespace toy {
 inline std::atomic<int> executions{0};
@@ -39,6 +40,14 @@ inline const grainlab::ExperimentRegistration reg{grainlab::Experiment{
                    {"mode", grainlab::ParamType::text, "", std::string("plain"), {}, {}, "a text parameter"},
                    {"explode", grainlab::ParamType::boolean, "", false, {}, {}, "throw instead of running"}},
     .run = run}};
+
+inline grainlab::pipeline::RunOptions options(int jobs, bool force, bool dry_run) {
+  grainlab::pipeline::RunOptions o;
+  o.jobs = jobs;
+  o.force = force;
+  o.dry_run = dry_run;
+  return o;
+}
 
 /// A fresh directory under the system temp dir.
 inline std::filesystem::path temp_dir(const std::string& name) {
