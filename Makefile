@@ -5,7 +5,9 @@ JOBS     ?= $(shell nproc)
 TIER     ?= quick
 # chromium: the report_renders test renders the HTML report headless and checks its text.
 PACKAGES := cmake g++ make git libeigen3-dev libtbb-dev libfmt-dev libtomlplusplus-dev \
-            libboost-test-dev libbenchmark-dev libcli11-dev gnuplot-nox chromium
+            libboost-test-dev libbenchmark-dev libcli11-dev gnuplot-nox chromium \
+            clang libclang-rt-14-dev
+# clang and libclang-rt-14-dev: the fuzz_study_loader CTest entry (tools/fuzz.sh); skipped without them.
 
 .PHONY: all deps configure build test reproduce bench sanitize clean
 

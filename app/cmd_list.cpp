@@ -15,6 +15,10 @@ const CommandRegistration reg{"list", "List the studies in studies/ and the regi
                               [](CLI::App&) {
                                 return [] {
                                   const auto paths = pipeline::default_paths();
+                                  // Resolved paths first: which checkout this binary reads and writes.
+                                  fmt::print("Project root: {}\nStudies:      {}\nResults:      {}\n\n",
+                                             paths.source_root.string(), paths.studies_dir().string(),
+                                             paths.results_root.string());
                                   fmt::print("Studies ({}):\n", paths.studies_dir().string());
                                   for (const auto& f : pipeline::study_files(paths.studies_dir().string())) {
                                     try {

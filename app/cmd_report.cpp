@@ -66,7 +66,7 @@ const CommandRegistration reg{
       cmd.add_flag("--write-sources", o->write_sources,
                    "with --claims: regenerate validation/claim_verdicts.csv from the claim index and the studies (keeps contradicts_ok)");
       cmd.add_option("--claims-file", o->claims, "claim index (default: <source>/validation/claims.csv)");
-      cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
+      cmd.add_option("--results", o->results, "results directory (default: <project root>/results)");
       return [o] {
         auto paths = pipeline::default_paths();
         if (!o->results.empty()) paths.results_root = o->results;

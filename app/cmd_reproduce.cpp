@@ -22,9 +22,10 @@ const CommandRegistration reg{
     [](CLI::App& cmd) {
       auto o = std::make_shared<Options>();
       cmd.add_option("--tier", o->tier, "tier: quick or full")->capture_default_str();
-      cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: all cores)");
+      cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: the cores this process may use)")
+          ->check(CLI::Range(1, 1 << 16));
       cmd.add_flag("--force", o->force, "recompute runs already in the store");
-      cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
+      cmd.add_option("--results", o->results, "results directory (default: <project root>/results)");
       return [o] {
         auto paths = pipeline::default_paths();
         if (!o->results.empty()) paths.results_root = o->results;

@@ -25,11 +25,12 @@ const CommandRegistration reg{
       auto o = std::make_shared<Options>();
       cmd.add_option("studies", o->studies, "study names (studies/NAME.toml) or paths")->required();
       cmd.add_option("--tier", o->tier, "tier: quick (CI scale) or full (paper scale)")->capture_default_str();
-      cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: all cores; each run's engine gets cores/jobs threads)");
+      cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: the cores this process may use; each run's engine gets cores/jobs threads)")
+          ->check(CLI::Range(1, 1 << 16));
       cmd.add_flag("--dry-run", o->dry_run, "list the runs that would execute, run nothing");
       cmd.add_flag("--force", o->force, "recompute and replace runs already in the store");
       cmd.add_flag("--allow-large-sweep", o->allow_large_sweep, "run sweeps of more than 100000 runs (refused by default)");
-      cmd.add_option("--results", o->results, "results directory (default: <source>/results)");
+      cmd.add_option("--results", o->results, "results directory (default: <project root>/results)");
       cmd.add_option("--shard", o->shard, "K/N: compute only the K-th of N slices of the pending runs (K = 1..N), no reports");
       return [o] {
         auto paths = pipeline::default_paths();

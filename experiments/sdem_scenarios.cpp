@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/hertz.hpp"
 #include "core/sdem/hertz_theory.hpp"
+#include "core/stability_guard.hpp"
 #include "core/world.hpp"
 
 namespace grainlab::sdem {
@@ -145,11 +146,13 @@ ImpactResult run_impact(const ImpactSetup& s) {
     return wall ? -u[a].z() : -(u[0].z() - u[1].z());
   };
   SdemStepper stepper(settings);
+  const StabilityGuard guard(world, {}, "sdem_impact");
   const double vn_before = normal_speed();
   double t_in = -1, t_out = -1, d_prev = overlap();
   const long max_steps = long(20.0 / s.dt_fraction) + 100;
   for (long k = 0; k < max_steps; ++k) {
     stepper.step(world);
+    guard.check(world);
     // The contacts were detected at the start of this step and carry this step's force.
     for (const Contact& c : world.contacts()) {
       out.peak_overlap = std::max(out.peak_overlap, c.overlap);
@@ -164,7 +167,8 @@ ImpactResult run_impact(const ImpactSetup& s) {
     if (t_out >= 0 && world.time > t_out + 2 * dt) break;
   }
   if (t_out < 0)
-    throw InstabilityError(fmt::format("impact: contact did not end within {} steps (restitution too low?)", max_steps),
+    throw InstabilityError(fmt::format("sdem_impact: step {}: contact did not end within {} steps "
+                                       "(restitution too low?)", world.step, max_steps),
                            world.step);
   out.contact_time = t_out - t_in;
   out.restitution_measured = -normal_speed() / vn_before;
@@ -186,10 +190,12 @@ ObliqueResult run_oblique(const ObliqueSetup& s) {
   world.add_wall(floor_plane(mi));
   world.add_sphere(Vec3(0, 0, r + 1.37 * vn * dt), r, mi, Vec3(vt, 0, -vn));
   SdemStepper stepper(settings);
+  const StabilityGuard guard(world, {}, "sdem_oblique");
   bool touched = false;
   const long max_steps = long(20.0 / s.dt_fraction) + 100;
   for (long k = 0; k < max_steps; ++k) {
     stepper.step(world);
+    guard.check(world);
     const bool touching = world.particles.position[0].z() < r;
     touched = touched || touching;
     if (touched && !touching && world.contacts().size() == 0) break;
@@ -241,6 +247,7 @@ SlopeRun run_on_plane(const SphereSpec& spec, const Vec3& g_vec, double v0, doub
   const double d0 = resting_overlap(m * std::abs(g_vec.z()), wall_kn(spec));
   world.add_sphere(Vec3(0, 0, r - d0), r, mi, Vec3(v0, 0, 0), Vec3(0, v0 / r, 0));
   SdemStepper stepper(settings);
+  const StabilityGuard guard(world, {}, "sdem_plane");
   const long steps = std::max(10L, long(duration / settings.time_step));
   std::vector<double> t, v;
   t.reserve(steps / 2 + 1);
@@ -249,6 +256,7 @@ SlopeRun run_on_plane(const SphereSpec& spec, const Vec3& g_vec, double v0, doub
   const long every = std::max(1L, steps / 100);
   for (long k = 0; k < steps; ++k) {
     stepper.step(world);
+    guard.check(world);
     if (k % every == 0) history.push_back({world.time, world.particles.velocity[0].x()});
     if (k >= steps / 2) {
       t.push_back(world.time);
@@ -310,8 +318,12 @@ ColumnResult run_column(const ColumnSetup& s) {
   world.add_wall(floor_plane(mi));
   for (int i = 0; i < s.count; ++i) world.add_sphere(Vec3(0, 0, r + 2 * r * i), r, mi);  // touching, no overlap
   SdemStepper stepper(settings);
+  const StabilityGuard guard(world, {}, "sdem_column");
   const long steps = long(s.duration / settings.time_step);
-  for (long k = 0; k < steps; ++k) stepper.step(world);
+  for (long k = 0; k < steps; ++k) {
+    stepper.step(world);
+    guard.check(world);
+  }
   world.detect_contacts();
   stepper.compute_forces(world);  // forces of the final state
 

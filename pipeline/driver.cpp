@@ -1,11 +1,14 @@
 // Top-level flows (see driver.hpp).
 #include "pipeline/driver.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <ostream>
+#include <system_error>
 
 #include <fmt/format.h>
 
+#include "pipeline/locate.hpp"
 #include "pipeline/files.hpp"
 #include "pipeline/report.hpp"
 #include "pipeline/version.hpp"
@@ -15,18 +18,25 @@ namespace fs = std::filesystem;
 
 Paths default_paths() {
   Paths p;
-  p.source_root = source_dir();
+  std::error_code ec;
+  const auto found = find_project_root(fs::current_path(ec));
+  p.source_root = found ? *found : fs::path(source_dir());
   p.results_root = p.source_root / "results";
+  const PathOverrides& o = path_overrides();
+  if (!o.studies.empty()) p.studies_override = o.studies;
+  if (!o.results.empty()) p.results_root = o.results;
   return p;
 }
 
 std::string resolve_study(const Paths& paths, const std::string& s) {
   if (fs::exists(s) && fs::is_regular_file(s)) return s;
-  const fs::path named = paths.studies_dir() / (s + ".toml");
-  if (fs::exists(named)) return named.string();
+  // "name" and "name.toml" both name studies/name.toml (never name.toml.toml).
+  const bool has_ext = fs::path(s).extension() == ".toml";
+  const fs::path named = paths.studies_dir() / (has_ext ? s : s + ".toml");
+  if (fs::is_regular_file(named)) return named.string();
   std::string known;
   for (const auto& f : study_files(paths.studies_dir().string())) known += (known.empty() ? "" : ", ") + fs::path(f).stem().string();
-  throw StudyError(fmt::format("no study '{}' (neither a file nor studies/{}.toml; known: {})", s, s, known));
+  throw StudyError(fmt::format("no study '{}' (neither a file nor {}; known: {})", s, named.string(), known));
 }
 
 namespace {

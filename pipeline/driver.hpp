@@ -13,12 +13,15 @@
 namespace grainlab::pipeline {
 
 struct Paths {
-  std::filesystem::path source_root;   ///< repo root: studies/ and validation/ live here
+  std::filesystem::path source_root;   ///< project root: studies/ and validation/ live here
   std::filesystem::path results_root;  ///< default <source_root>/results
-  std::filesystem::path studies_dir() const { return source_root / "studies"; }
+  std::filesystem::path studies_override;  ///< `--studies DIR`; empty: <source_root>/studies
+  std::filesystem::path studies_dir() const { return studies_override.empty() ? source_root / "studies" : studies_override; }
   std::filesystem::path claims_csv() const { return source_root / "validation" / "claims.csv"; }
 };
 
+/// The project root found from the working directory (pipeline/locate.hpp), else the compiled-in source
+/// tree; then the global --studies / --results overrides.
 Paths default_paths();
 
 /// Resolves "name" (studies/name.toml) or a path to a study file.

@@ -8,6 +8,7 @@
 #include "pipeline/analysis.hpp"
 #include "pipeline/fit.hpp"
 #include "pipeline/sweep.hpp"
+#include "pipeline/units.hpp"
 #include "pipeline/validate.hpp"
 
 #include <algorithm>
@@ -95,13 +96,22 @@ void known_parameter(const std::string& file, const toml::node& n, const std::st
     fail(at(file, n), key, fmt::format("{}experiment '{}' has no parameter '{}'{}", what, e->name, name, did_you_mean(name, parameter_names(*e))));
 }
 
+/// A parameter value; a string given to a real parameter is a quantity with a unit (pipeline/units.hpp).
+ParamValue param_value(const toml::node& n, const std::string& where, const Experiment* e, const std::string& param) {
+  try {
+    return units::quantity_value(to_param(n, where), e ? e->find(param) : nullptr, where);
+  } catch (const std::invalid_argument& ex) {
+    throw StudyError(ex.what());
+  }
+}
+
 std::map<std::string, ParamValue> read_parameters(const std::string& file, const toml::table& t,
                                                   const std::string& prefix, const Experiment* e) {
   std::map<std::string, ParamValue> out;
   for (const auto& [k, v] : t) {
     const std::string key(k.str());
     known_parameter(file, v, prefix + key, e, key, "");
-    out[key] = to_param(v, at(file, v) + ": " + prefix + key);
+    out[key] = param_value(v, at(file, v) + ": " + prefix + key, e, key);
     check_value(file, v, prefix + key, e, key, out[key]);
   }
   return out;
@@ -115,7 +125,7 @@ std::map<std::string, std::vector<ParamValue>> read_axes(const std::string& file
     known_parameter(file, v, prefix + key, e, key, "sweep over unknown parameter: ");
     if (!v.is_array() || v.as_array()->empty()) fail(at(file, v), prefix + key, "must be a non-empty array of values");
     for (const auto& x : *v.as_array()) {
-      out[key].push_back(to_param(x, at(file, x) + ": " + prefix + key));
+      out[key].push_back(param_value(x, at(file, x) + ": " + prefix + key, e, key));
       check_value(file, x, prefix + key, e, key, out[key].back());
     }
   }
@@ -456,6 +466,14 @@ Study load_study(const std::string& path, const std::string& source_root) {
   s.plots = read_items(file, root, "plot", nullptr, &plot_schema());
   s.tables = read_items(file, root, "table", nullptr, &table_schema());
   s.checks = read_items(file, root, "check", &check_schemas(), nullptr);
+  for (const Item& c : s.checks) {  // a check's `unit` is a unit expression, as in parameter values
+    if (!c.has("unit")) continue;
+    try {
+      units::parse_unit(c.text("unit"));
+    } catch (const units::UnitError& ex) {
+      fail(c.where, fmt::format("check '{}'.unit", c.name), ex.what());
+    }
+  }
 
   // Columns referenced by plots, tables, derived quantities and checks must exist.
   std::set<std::string> cols;

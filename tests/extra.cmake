@@ -50,3 +50,37 @@ set_tests_properties(slurm_cluster PROPERTIES LABELS study SKIP_RETURN_CODE 77 T
 add_test(NAME study_corpus COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/corpus/run_corpus.sh $<TARGET_FILE:grainlab>
                                    ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
 set_tests_properties(study_corpus PROPERTIES LABELS unit TIMEOUT 900)
+# libFuzzer over the study loader for 60 s (tools/fuzz.sh; seeded with studies/ and tests/pipeline/bad/);
+# skipped (77) where clang or libFuzzer is missing. Longer on demand: tools/fuzz.sh build 3600.
+add_test(NAME fuzz_study_loader COMMAND ${PROJECT_SOURCE_DIR}/tools/fuzz.sh ${PROJECT_BINARY_DIR} 60)
+set_tests_properties(fuzz_study_loader PROPERTIES LABELS fuzz SKIP_RETURN_CODE 77 TIMEOUT 900)
+# Physics guard through the CLI: an unstable run is a failed run with a diagnosis and exit code 3.
+add_test(NAME cli_unstable_run COMMAND sh -c "$<TARGET_FILE:grainlab> run ${CMAKE_CURRENT_SOURCE_DIR}/pipeline/unstable/sdem_impact_dt1.toml --force --results ${PROJECT_BINARY_DIR}/unstable-results 2>&1; echo rc=$?")
+set_tests_properties(cli_unstable_run PROPERTIES LABELS unit
+  PASS_REGULAR_EXPRESSION "FAILED.*unstable at step [0-9]+: sdem_impact: step [0-9]+ .*energy blow-up.*rc=3")
+# Argument errors: exit 2 and the offending word named (not CLI11's 104-109).
+set(GRAINLAB_CLI_ERRORS
+  "unknown_command|frobnicate|unknown command 'frobnicate'"
+  "jobs_zero|run x --jobs 0|--jobs: Value 0 not in range"
+  "jobs_text|run x --jobs many|--jobs.*many"
+  "unknown_option|run x --bogus|--bogus"
+  "no_command||a command is required"
+  "study_not_found|run nosuch.toml|no study 'nosuch.toml' .neither a file nor [^ ]*studies/nosuch.toml;")
+foreach(case ${GRAINLAB_CLI_ERRORS})
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 args)
+  list(GET parts 2 expect)
+  add_test(NAME cli_error_${name} COMMAND sh -c "$<TARGET_FILE:grainlab> ${args} 2>&1; echo rc=$?")
+  set_tests_properties(cli_error_${name} PROPERTIES LABELS unit PASS_REGULAR_EXPRESSION "${expect}.*rc=2"
+                       FAIL_REGULAR_EXPRESSION "toml\\.toml")
+endforeach()
+# Where studies and results live: found from the working directory (a marker file here), overridable.
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/root-test/sub/deeper ${PROJECT_BINARY_DIR}/root-test/studies)
+file(WRITE ${PROJECT_BINARY_DIR}/root-test/.grainlab-root "")
+add_test(NAME cli_list_finds_root COMMAND grainlab list)
+set_tests_properties(cli_list_finds_root PROPERTIES LABELS unit WORKING_DIRECTORY ${PROJECT_BINARY_DIR}/root-test/sub/deeper
+  PASS_REGULAR_EXPRESSION "Project root: [^\n]*/root-test\nStudies: +[^\n]*/root-test/studies\nResults: +[^\n]*/root-test/results\n")
+add_test(NAME cli_list_overrides COMMAND grainlab --studies ${PROJECT_SOURCE_DIR}/studies list --results /tmp/elsewhere)
+set_tests_properties(cli_list_overrides PROPERTIES LABELS unit WORKING_DIRECTORY ${PROJECT_BINARY_DIR}/root-test/sub
+  PASS_REGULAR_EXPRESSION "Studies: +[^\n]*/studies\nResults: +/tmp/elsewhere\n.*sdem_restitution")
