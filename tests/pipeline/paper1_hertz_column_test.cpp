@@ -26,6 +26,7 @@ BOOST_AUTO_TEST_CASE(wrong_kn_convention_turns_check_red) {
     throw std::runtime_error("no hertz_mean_overlap_error verdict");
   };
   const Verdict ok = verdict(base, "base");
+  BOOST_TEST(ok.verdict == "pass", ok.detail);  // Eq. 11 as written: every E below 0.001 d at h = 0.01 s
   Study radius = base;  // R* = r between spheres: k x sqrt(2)
   radius.parameters["reference_kn_pair"] = 0.51802695;
   const Verdict r = verdict(radius, "radius");
