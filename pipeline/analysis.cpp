@@ -189,13 +189,35 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
   } else if (d.kind == "min_reaching") {
     const double thr = d.number("threshold", 0);
     const bool below = d.text("direction", "below") == "below";
+    auto reaches = [&](double y) { return (below && y <= thr) || (!below && y >= thr); };  // NaN never reaches
+    const auto pts = curve(rows, d.text("x"), d.text("y"));
     double best = std::numeric_limits<double>::quiet_NaN();
-    for (const auto& [x, y] : curve(rows, d.text("x"), d.text("y")))
-      if ((below && y <= thr) || (!below && y >= thr)) {
-        best = x;
-        break;
-      }
+    if (d.flag("stays", false)) {
+      // The smallest x from which every larger x reaches too: a lucky dip below the threshold followed by
+      // a miss (or a divergence) at a larger x does not count.
+      for (auto it = pts.rbegin(); it != pts.rend() && reaches(it->second); ++it) best = it->first;
+    } else {
+      for (const auto& [x, y] : pts)
+        if (reaches(y)) {
+          best = x;
+          break;
+        }
+    }
     a.scalars[d.name] = best;  // NaN: no sweep value reaches the threshold
+  } else if (d.kind == "scalar_mean") {
+    // Mean of earlier scalars (or of their ratios of[i]/per[i]); .above_one = fraction of terms > 1.
+    const auto of = d.texts("of"), per = d.has("per") ? d.texts("per") : std::vector<std::string>{};
+    const bool geometric = d.text("mean", "geometric") == "geometric";
+    double sum = 0;
+    int above = 0;
+    for (std::size_t i = 0; i < of.size(); ++i) {
+      const double t = a.scalars.at(of[i]) / (per.empty() ? 1.0 : a.scalars.at(per[i]));  // NaN propagates
+      sum += geometric ? std::log(t) : t;
+      above += t > 1;
+    }
+    const double m = sum / double(of.size());
+    a.scalars[d.name] = geometric ? std::exp(m) : m;
+    a.scalars[d.name + ".above_one"] = double(above) / double(of.size());
   } else if (d.kind == "fit") {
     std::vector<double> x, y, guess;
     for (const Row* r : rows) x.push_back(get(*r, d.text("x"))), y.push_back(get(*r, d.text("y")));

@@ -502,6 +502,20 @@ Study load_study(const std::string& path, const std::string& source_root) {
     if (scalars.count(d.name)) fail(d.at_key("name"), "derived '" + d.name + "'.name", "duplicate scalar name");
     scalars.insert(d.name);
     if (d.kind == "mean") scalars.insert(d.name + ".se");
+    if (d.kind == "scalar_mean") {
+      // Terms are scalars of earlier derived quantities (evaluated in file order).
+      const auto of = d.texts("of");
+      if (of.empty()) fail(d.at_key("of"), "derived '" + d.name + "'.of", "empty list");
+      if (d.has("per") && d.texts("per").size() != of.size())
+        fail(d.at_key("per"), "derived '" + d.name + "'.per", fmt::format("{} names for {} in `of` (one per term)", d.texts("per").size(), of.size()));
+      for (const auto& key : {"of", "per"})
+        if (d.has(key))
+          for (const auto& q : d.texts(key))
+            if (q == d.name || !scalars.count(q))
+              fail(d.at_key(key), "derived '" + d.name + "'." + key,
+                   fmt::format("'{}' is not a scalar of an earlier derived quantity{}", q, did_you_mean(q, {scalars.begin(), scalars.end()})));
+      scalars.insert(d.name + ".above_one");
+    }
     if (d.kind == "fit") {
       const auto names = model_parameters(d.text("model"));
       if (auto g = d.spec->get("guess"); g && g->as_array()->size() != names.size())

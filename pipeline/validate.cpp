@@ -93,7 +93,10 @@ const std::map<std::string, Schema>& derived_schemas() {
         {"value_at", with(with(common, where), {{"y", req(KeyType::column)}})},
         {"mean", with(with(common, where), {{"y", req(KeyType::column)}})},
         {"min_reaching", with(with(common, where), {{"x", req(KeyType::column)}, {"y", req(KeyType::column)},
-                                                    {"threshold", req(KeyType::number)}, {"direction", one_of({"below", "above"})}})},
+                                                    {"threshold", req(KeyType::number)}, {"direction", one_of({"below", "above"})},
+                                                    {"stays", opt(KeyType::boolean)}})},
+        {"scalar_mean", with(common, {{"of", req(KeyType::texts)}, {"per", opt(KeyType::texts)},
+                                      {"mean", one_of({"geometric", "arithmetic"})}})},
         {"fit", with(with(common, where), {{"model", one_of(model_names(), true)}, {"x", req(KeyType::column)}, {"y", req(KeyType::column)},
                                            {"guess", opt(KeyType::numbers)}})},
     };
