@@ -6,15 +6,11 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/io/energy_observer.hpp"
 
 namespace grainlab {
 
-double StabilityGuard::mechanical_energy(const World& w) {
-  const Vec3 g = w.gravity.at(w.time);
-  double potential = 0;
-  for (std::size_t i = 0; i < w.particles.size(); ++i) potential -= w.particles.mass[i] * g.dot(w.particles.position[i]);
-  return w.particles.kinetic_energy() + potential;
-}
+double StabilityGuard::mechanical_energy(const World& w) { return w.particles.kinetic_energy() + io::gravitational_energy(w); }
 
 StabilityGuard::StabilityGuard(const World& w, StabilityLimits limits, std::string label)
     : limits_(limits), label_(std::move(label)), start_(mechanical_energy(w)) {

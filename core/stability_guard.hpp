@@ -1,7 +1,7 @@
 #pragma once
 // A shared guard that turns a diverging run into an InstabilityError with a diagnosis instead of a
 // result. Two symptoms, checked against limits stated up front:
-//   - energy blow-up: the mechanical energy E = kinetic + gravitational (-sum m g.x) may only fall in a
+//   - energy blow-up: the mechanical energy E = kinetic + gravitational (io::gravitational_energy) may only fall in a
 //     passive system (static walls, no motors, no external forces); a rise of more than
 //     `max_energy_gain` times the energy scale (E_kin at the start + sum m |g| r, i.e. the energy of the
 //     start motion plus dropping every particle by its radius) is numerical energy creation;

@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "pipeline/analysis.hpp"
+#include "pipeline/html.hpp"
 #include "pipeline/study.hpp"
 
 namespace grainlab::pipeline {
@@ -39,17 +40,6 @@ std::string one_line(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r') c = ' ';
   return s;
-}
-std::string md_cell(const std::string& s) {
-  std::string o;
-  for (char c : one_line(s)) o += c == '|' ? std::string("\\|") : std::string(1, c);
-  return o;
-}
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
 }
 bool starts(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 /// At most about n bytes, cut at a UTF-8 character boundary, with an ellipsis (the pages show it whole).

@@ -18,17 +18,6 @@ namespace grainlab::pipeline {
 namespace fs = std::filesystem;
 
 namespace {
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string o = "\"";
-  for (char c : s) o += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return o + "\"";
-}
-std::string md_cell(const std::string& s) {
-  std::string o;
-  for (char c : s) o += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return o;
-}
 /// provenance.csv (one row per stored run) and a Markdown summary grouped by what produced the runs:
 /// version, build type, threads and host, with the run count, total wall time and start times.
 std::string write_provenance(const RunOutcome& outcome, const fs::path& dir) {

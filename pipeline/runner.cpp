@@ -92,10 +92,11 @@ RunOutcome collect_study(const Study& study, const std::string& tier, const fs::
   ResultStore store(study_results_dir(results_root, study, tier));
   for (const auto& spec : out.specs) {
     auto r = store.load(spec.key);
-    if (r && !distrust(*r, spec, study).empty()) {
-      r->message = "stored result not trusted: " + distrust(*r, spec, study);
-      r->status = "corrupt";
-    }
+    if (r)
+      if (const std::string why = distrust(*r, spec, study); !why.empty()) {
+        r->message = "stored result not trusted: " + why;
+        r->status = "corrupt";
+      }
     if (!r || r->status == "corrupt") {
       StoredRun m;
       m.key = spec.key;

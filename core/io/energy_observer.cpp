@@ -21,18 +21,26 @@ std::vector<double> EnergySample::row() const {
           momentum.x(), momentum.y(), momentum.z(),          double(contacts_touching), overlap_max,       overlap_mean};
 }
 
+double gravitational_energy(const World& world, const Vec3& reference) {
+  const ParticleStore& p = world.particles;
+  const Vec3 g = world.gravity.at(world.time);
+  double e = 0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p.inv_mass[i] > 0) e -= p.mass[i] * g.dot(p.position[i] - reference);
+  return e;
+}
+
 EnergySample sample_energy(const World& world, const Vec3& reference) {
   const ParticleStore& p = world.particles;
   EnergySample s;
   s.time = world.time;
   s.step = world.step;
-  const Vec3 g = world.gravity.at(world.time);
   for (std::size_t i = 0; i < p.size(); ++i) {
     s.kinetic_translational += 0.5 * p.mass[i] * p.velocity[i].squaredNorm();
     s.kinetic_rotational += 0.5 * p.inertia[i] * p.angular_velocity[i].squaredNorm();
     s.momentum += p.mass[i] * p.velocity[i];
-    if (p.inv_mass[i] > 0) s.potential_gravity -= p.mass[i] * g.dot(p.position[i] - reference);
   }
+  s.potential_gravity = gravitational_energy(world, reference);
   double overlap_sum = 0;
   for (const Contact& c : world.contacts()) {
     if (c.overlap <= 0) continue;

@@ -40,6 +40,9 @@ struct EnergySample {
   std::vector<double> row() const;
 };
 
+/// Gravitational potential energy of the free particles at the gravity of world.time, J; zero at `reference`.
+double gravitational_energy(const World& world, const Vec3& reference = Vec3::Zero());
+
 /// Samples the world now; gravitational potential energy is zero at `reference`.
 EnergySample sample_energy(const World& world, const Vec3& reference = Vec3::Zero());
 
