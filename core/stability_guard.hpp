@@ -32,9 +32,6 @@ class StabilityGuard {
   /// (E - E_start) / energy scale: > max_energy_gain is a blow-up.
   double energy_gain(const World& world) const;
 
-  const StabilityLimits& limits() const { return limits_; }
-  double energy_scale() const { return scale_; }
-
   /// Mechanical energy, J: kinetic (translational + rotational) + gravitational with the gravity at world.time.
   static double mechanical_energy(const World& world);
 
