@@ -27,6 +27,13 @@ struct CostInputs {
   double K_ndem = 1e-6;           ///< s per contact and PGS iteration
   double contacts_per_particle = 1.0;  ///< N_c / N_p (the paper's table: 1)
   double h_ndem_max = 0.0;        ///< clamp of the NDEM step, s; 0 = none
+  // Known values replace the model's estimate (<= 0: estimated as above), e.g. a worked example that states
+  // v_n, or a user who knows the N_it or time steps of their runs:
+  double normal_velocity = 0.0;   ///< v_n, m/s
+  double particles = 0.0;         ///< N_p
+  double iterations = 0.0;        ///< N_it
+  double sdem_time_step = 0.0;    ///< h_S, s
+  double ndem_time_step = 0.0;    ///< h_N, s (before the h_ndem_max clamp)
 };
 
 struct CostEstimate {

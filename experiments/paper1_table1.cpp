@@ -27,6 +27,12 @@ RunResult table1_row(const Parameters& p, RunContext&) {
   in.K_sdem = p.real("K_sdem");
   in.K_ndem = p.real("K_ndem");
   in.h_ndem_max = p.real("h_ndem_max");
+  in.contacts_per_particle = p.real("contacts_per_particle");
+  in.normal_velocity = p.real("normal_velocity");
+  in.particles = p.real("particles");
+  in.iterations = p.real("iterations");
+  in.sdem_time_step = p.real("h_sdem");
+  in.ndem_time_step = p.real("h_ndem");
   const CostEstimate c = estimate_cost(in);
   RunResult r;
   r.metrics = {{"N_p", c.N_p},
@@ -62,6 +68,13 @@ const ExperimentRegistration reg{Experiment{
             {"K_sdem", ParamType::real, "s", 1e-6, 0.0, 1.0, "SDEM cost per particle and step (000 l.679)"},
             {"K_ndem", ParamType::real, "s", 1e-6, 0.0, 1.0, "NDEM GS cost per contact and iteration (000 l.679)"},
             {"h_ndem_max", ParamType::real, "s", 0.0, 0.0, 1.0, "clamp of the NDEM step, 0 = none (000 l.681)"},
+            {"contacts_per_particle", ParamType::real, "-", 1.0, 0.0, 100.0,
+             "N_c/N_p (reconstructed 1 for Table I; the text suggests n_c/2 = 3-6, 000 l.544, 738)"},
+            {"normal_velocity", ParamType::real, "m/s", 0.0, 0.0, 1e3, "v_n when stated (0: 0.2 I sqrt(p/rho))"},
+            {"particles", ParamType::real, "-", 0.0, 0.0, 1e12, "N_p when stated (0: from l and w)"},
+            {"iterations", ParamType::real, "-", 0.0, 0.0, 1e9, "N_it when stated (0: Eq. 41)"},
+            {"h_sdem", ParamType::real, "s", 0.0, 0.0, 1.0, "SDEM step when stated (0: sqrt(m/k), Eq. 36)"},
+            {"h_ndem", ParamType::real, "s", 0.0, 0.0, 1.0, "NDEM step when stated (0: Eq. 37)"},
         },
     .run = table1_row}};
 

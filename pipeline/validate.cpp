@@ -112,7 +112,8 @@ const std::map<std::string, Schema>& check_schemas() {
     const Schema cite = {{"id", req(KeyType::text)}, {"kind", req(KeyType::text)}, {"claim", opt(KeyType::text)},
                          {"paper", opt(KeyType::text)}, {"source", opt(KeyType::text)}, {"seed", opt(KeyType::label)},
                          {"lines", opt(KeyType::label)}, {"description", opt(KeyType::text)},
-                         {"reference_file", opt(KeyType::text)}, {"errata", opt(KeyType::texts)}};
+                         {"reference_file", opt(KeyType::text)}, {"errata", opt(KeyType::texts)},
+                         {"known_disagreement", opt(KeyType::text)}};
     const Schema where = {{"where", opt(KeyType::where)}};
     const Schema xy = {{"x", req(KeyType::column)}, {"y", req(KeyType::column)}};
     std::map<std::string, Schema> out = {
