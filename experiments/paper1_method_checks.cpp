@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -98,10 +99,55 @@ RestResult run_rest(const RestSetup& s) {
 
 namespace {
 
-// Steps a two-sphere collision with `stepper` until the spheres separate; overlap per step (the state
-// after each step, the same instants for both engines) and the final relative speed.
+// The two engines of the h -> 0 comparison (M2), same h, same damping in the sense of Eq. 32.
+struct LimitSteppers {
+  SdemStepper sdem;
+  NdemStepper ndem;
+  double tau_n;
+};
+
+LimitSteppers limit_steppers(const Material& m, double damping, DampingMapping mapping, double h, int iterations) {
+  require_positive(h, "dt");
+  require_positive(damping, "damping");
+  // SDEM: 000 Eq. 2/11, f_n = k_n (delta^{3/2} + c delta^{1/2} delta'); the engine takes the viscosity eta of
+  // line 68, linear in c, so eta is scaled from the engine's own c per unit eta (no second copy of the formula).
+  SdemSettings ss;
+  ss.time_step = h;
+  ss.normal_law = SdemNormalLaw::viscoelastic;
+  ss.viscosity = 1.0;
+  ss.viscosity = damping / sdem_pair_coefficients(m, m, ss).normal_damping;
+  // NDEM: tau_n = max(n_s h, damping_time / e_H) (docs/ndem.md). Eq. 32 needs c = tau e_H, so the e_H^2
+  // mapping gives damping_time = c; Paper I's printed gamma_n gives tau_n = c (damping_time = e_H c).
+  NdemSettings ns;
+  ns.time_step = h;
+  ns.iterations = iterations;
+  const double eH = ns.hertz_exponent();
+  ns.damping_time = mapping == DampingMapping::eH2 ? damping : eH * damping;
+  const double tau_n = std::max(ns.n_s * h, ns.damping_time / eH);
+  if (tau_n <= ns.n_s * h)
+    throw InputError(fmt::format("paper1_method_checks: damping = {} s gives tau_n = n_s h = {} s: the damping is "
+                                 "clamped, not fixed, so this is not the h -> 0 limit of Eq. 31 (lower dt)",
+                                 damping, tau_n));
+  return LimitSteppers{SdemStepper(ss), NdemStepper(ns), tau_n};
+}
+
+// Overlap histories: per step (the state after each step, the same instants for both engines) the
+// overlap of every contact, `contacts` values per step.
+using History = std::vector<double>;
+
+// max over steps and contacts |a - b| / max a; where one history has ended, its overlaps count as 0.
+double history_difference(const History& a, const History& b) {
+  const double peak = *std::max_element(a.begin(), a.end());
+  double worst = 0;
+  for (std::size_t k = 0; k < std::max(a.size(), b.size()); ++k) {
+    const double x = k < a.size() ? a[k] : 0.0, y = k < b.size() ? b[k] : 0.0;
+    worst = std::max(worst, std::abs(x - y) / peak);
+  }
+  return worst;
+}
+
 struct Trajectory {
-  std::vector<double> overlap;
+  History overlap;
   double rebound = 0;  ///< separation speed / approach speed
   std::size_t impacts = 0;
 };
@@ -117,6 +163,7 @@ World collision_world(const CollisionSetup& s) {
   return w;
 }
 
+// Steps a two-sphere collision until the spheres separate.
 template <class StepFn>
 Trajectory collide(World& w, const CollisionSetup& s, StepFn&& step) {
   const StabilityGuard guard(w, {.max_energy_gain = 0.25, .max_overlap_ratio = 0.5}, "paper1_method_checks collision");
@@ -142,57 +189,66 @@ Trajectory collide(World& w, const CollisionSetup& s, StepFn&& step) {
 }  // namespace
 
 CollisionResult run_collision(const CollisionSetup& s) {
-  require_positive(s.time_step, "dt");
   require_positive(s.velocity, "velocity");
-  require_positive(s.damping, "damping");
-  // SDEM: 000 Eq. 2/11, f_n = k_n (delta^{3/2} + c delta^{1/2} delta'); the engine takes the viscosity eta of
-  // line 68, linear in c, so eta is scaled from the engine's own c per unit eta (no second copy of the formula).
-  SdemSettings ss;
-  ss.time_step = s.time_step;
-  ss.normal_law = SdemNormalLaw::viscoelastic;
-  ss.viscosity = 1.0;
-  const double c_per_eta = sdem_pair_coefficients(s.material, s.material, ss).normal_damping;
-  ss.viscosity = s.damping / c_per_eta;
-  SdemStepper sdem(ss);
-  // NDEM: tau_n = max(n_s h, damping_time / e_H) (docs/ndem.md). Eq. 32 needs c = tau e_H, so the e_H^2
-  // mapping gives damping_time = c; Paper I's printed gamma_n gives tau_n = c (damping_time = e_H c).
-  NdemSettings ns;
-  ns.time_step = s.time_step;
-  ns.iterations = s.iterations;
-  const double eH = ns.hertz_exponent();
-  ns.damping_time = s.mapping == DampingMapping::eH2 ? s.damping : eH * s.damping;
-  NdemStepper ndem(ns);
-  CollisionResult out;
-  out.tau_n = std::max(ns.n_s * s.time_step, ns.damping_time / eH);
-  if (out.tau_n <= ns.n_s * s.time_step)
-    throw InputError(fmt::format("paper1_method_checks: damping = {} s gives tau_n = n_s h = {} s: the damping is "
-                                 "clamped, not fixed, so this is not the h -> 0 limit of Eq. 31 (lower dt)",
-                                 s.damping, out.tau_n));
-
+  LimitSteppers e = limit_steppers(s.material, s.damping, s.mapping, s.time_step, s.iterations);
   World ws = collision_world(s), wn = collision_world(s);
   const Trajectory ts = collide(ws, s, [&](World& w) {
-    sdem.step(w);
+    e.sdem.step(w);
     return std::size_t(0);
   });
   const Trajectory tn = collide(wn, s, [&](World& w) {
-    ndem.step(w);
-    return ndem.stats().impacting;
+    e.ndem.step(w);
+    return e.ndem.stats().impacting;
   });
+  CollisionResult out;
+  out.tau_n = e.tau_n;
   out.peak_overlap_sdem = *std::max_element(ts.overlap.begin(), ts.overlap.end());
   out.peak_overlap_ndem = *std::max_element(tn.overlap.begin(), tn.overlap.end());
   out.peak_overlap_diff = std::abs(out.peak_overlap_ndem - out.peak_overlap_sdem) / out.peak_overlap_sdem;
-  // Step by step; where one engine has separated, its overlap counts as 0.
-  const std::size_t n = std::max(ts.overlap.size(), tn.overlap.size());
-  for (std::size_t k = 0; k < n; ++k) {
-    const double a = k < ts.overlap.size() ? ts.overlap[k] : 0.0, b = k < tn.overlap.size() ? tn.overlap[k] : 0.0;
-    out.max_overlap_diff = std::max(out.max_overlap_diff, std::abs(a - b) / out.peak_overlap_sdem);
-  }
+  out.max_overlap_diff = history_difference(ts.overlap, tn.overlap);
   out.rebound_sdem = ts.rebound;
   out.rebound_ndem = tn.rebound;
   out.contact_steps_sdem = double(ts.overlap.size());
   out.contact_steps_ndem = double(tn.overlap.size());
   out.impacts = double(tn.impacts);
   out.solve_seconds = wn.timers.solve;
+  return out;
+}
+
+SettleResult run_settle(const SettleSetup& s) {
+  require_positive(s.duration, "duration");
+  if (s.count < 1) throw InputError(fmt::format("paper1_method_checks: count = {} is invalid (>= 1)", s.count));
+  LimitSteppers e = limit_steppers(s.material, s.damping, s.mapping, s.time_step, s.iterations);
+  const double r = s.diameter / 2;
+  auto run = [&](Stepper& stepper) {
+    World w = floor_world(s.material, GravityRamp{.gravity = s.gravity, .from = 0, .ramp_time = 0});
+    for (int i = 0; i < s.count; ++i) w.add_sphere(Vec3(0, 0, r + i * s.diameter), r, 0);
+    // Full gravity on a touching column: the energy part of the guard applies (nothing drives it).
+    const StabilityGuard guard(w, {.max_energy_gain = 0.25, .max_overlap_ratio = 0.5}, "paper1_method_checks settle");
+    std::pair<History, double> out;  // overlaps, PGS seconds
+    History& h = out.first;
+    const long steps = long(std::ceil(s.duration / s.time_step));
+    for (long k = 0; k < steps; ++k) {
+      stepper.step(w);
+      guard.check(w);
+      const auto& x = w.particles.position;
+      h.push_back(std::max(r - x[0].z(), 0.0));  // floor contact, then sphere j-1 on sphere j
+      for (int j = 1; j < s.count; ++j) h.push_back(std::max(s.diameter - (x[j].z() - x[j - 1].z()), 0.0));
+    }
+    out.second = w.timers.solve;
+    return out;
+  };
+  const History hs = run(e.sdem).first;
+  const auto [hn, solve_seconds] = run(e.ndem);
+  SettleResult out;
+  out.solve_seconds = solve_seconds;
+  out.tau_n = e.tau_n;
+  out.peak_overlap_sdem = *std::max_element(hs.begin(), hs.end());
+  out.max_overlap_diff = history_difference(hs, hn);
+  // Both end near the static Hertz overlaps; the last step compares the settled states.
+  for (int j = 0; j < s.count; ++j)
+    out.final_overlap_diff = std::max(out.final_overlap_diff, std::abs(hs[hs.size() - s.count + j] - hn[hn.size() - s.count + j]) /
+                                                                  hs[hs.size() - s.count + j]);
   return out;
 }
 
@@ -252,7 +308,7 @@ RunResult run_method_check(const Parameters& p, RunContext&) {
   RunResult out;
   auto& x = out.metrics;
   for (const char* k : {"overlap_over_d", "overlap_rel_error_ref", "abs_overlap_rel_error_ref", "kinetic_energy_end",
-                        "max_overlap_diff", "peak_overlap_diff", "rebound_ndem", "rebound_sdem", "tau_n", "impacts",
+                        "max_overlap_diff", "final_overlap_diff", "peak_overlap_diff", "rebound_ndem", "rebound_sdem", "tau_n", "impacts",
                         "kinetic_energy_window", "kinetic_energy_rest", "kinetic_energy_rest_max", "ke_rest_over_weight_energy", "max_speed_rest",
                         "iterations_total"})
     x[k] = std::numeric_limits<double>::quiet_NaN();
@@ -279,6 +335,16 @@ RunResult run_method_check(const Parameters& p, RunContext&) {
     x["tau_n"] = r.tau_n;
     x["impacts"] = r.impacts;
     x["time_solve"] = r.solve_seconds;
+  } else if (scenario == "settle") {
+    SettleSetup s{.material = mat, .diameter = p.real("diameter"), .count = int(p.integer("count")),
+                  .gravity = p.real("gravity"), .duration = p.real("duration"), .damping = p.real("damping"),
+                  .mapping = parse_damping_mapping(p.text("damping_mapping")), .time_step = p.real("dt"),
+                  .iterations = int(p.integer("iterations"))};
+    const SettleResult r = run_settle(s);
+    x["max_overlap_diff"] = r.max_overlap_diff;
+    x["final_overlap_diff"] = r.final_overlap_diff;
+    x["tau_n"] = r.tau_n;
+    x["time_solve"] = r.solve_seconds;
   } else if (scenario == "column") {
     ColumnSetup s{.material = mat, .diameter = p.real("diameter"), .count = int(p.integer("count")), .gravity = g,
                   .measure_time = p.real("duration") - g.ramp_time, .settle_time = p.real("settle_time"),
@@ -296,7 +362,7 @@ RunResult run_method_check(const Parameters& p, RunContext&) {
     for (const auto& row : r.history) ke.rows.push_back({row[0], row[1], row[2]});
     out.series["kinetic_energy"] = std::move(ke);
   } else {
-    throw InputError(fmt::format("paper1_method_checks: scenario = '{}' is invalid (rest, collision, column)", scenario));
+    throw InputError(fmt::format("paper1_method_checks: scenario = '{}' is invalid (rest, collision, settle, column)", scenario));
   }
   return out;
 }
@@ -309,8 +375,9 @@ const ExperimentRegistration reg{Experiment{
     .parameters =
         {
             {"scenario", ParamType::text, "", std::string("rest"), {}, {},
-             "rest (sphere on a plane) | collision (two spheres, NDEM vs SDEM) | column (kinetic energy at rest)",
-             {"rest", "collision", "column"}},
+             "rest (sphere on a plane) | collision (two spheres, NDEM vs SDEM) | settle (short column dropped into "
+             "contact, NDEM vs SDEM) | column (kinetic energy at rest)",
+             {"rest", "collision", "settle", "column"}},
             {"dt", ParamType::real, "s", 0.01, 1e-9, 1.0, "time step h (both engines in collision)"},
             {"diameter", ParamType::real, "m", paper1_diameter, 1e-6, 10.0, "sphere diameter d"},
             {"density", ParamType::real, "kg/m^3", paper1_density, 1e-3, 1e5,
@@ -326,14 +393,14 @@ const ExperimentRegistration reg{Experiment{
             {"settle_time", ParamType::real, "s", 1.0, 0.0, 1e4,
              "column: seconds after the ramp before the kinetic energy counts as 'at rest'"},
             {"iterations", ParamType::integer, "-", std::int64_t(500), 1.0, 1e7, "PGS iterations N_it (always all)"},
-            {"count", ParamType::integer, "-", std::int64_t(20), 1.0, 1000.0, "spheres in the column"},
+            {"count", ParamType::integer, "-", std::int64_t(20), 1.0, 1000.0, "spheres in the column (column, settle)"},
             {"reference_kn_floor", ParamType::real, "-", 0.0, 0.0, 1e3,
              "rest: independent k_n/(E sqrt(d)) of the sphere-plane contact (Eq. 11); 0: reference metrics NaN"},
             {"velocity", ParamType::real, "m/s", 0.1, 1e-6, 100.0, "collision: approach speed"},
             {"damping", ParamType::real, "s", 5e-4, 1e-9, 1.0,
-             "collision: SDEM damping c of f_n = k_n (delta^1.5 + c delta^0.5 delta') (000 Eq. 2/11)"},
+             "collision, settle: SDEM damping c of f_n = k_n (delta^1.5 + c delta^0.5 delta') (000 Eq. 2/11)"},
             {"damping_mapping", ParamType::text, "", std::string("eH2"), {}, {},
-             "collision: NDEM tau_n = c/e_H (eH2, Papers III-V, what Eq. 32 needs) or tau_n = c (eH, Paper I as printed)",
+             "collision, settle: NDEM tau_n = c/e_H (eH2, Papers III-V, what Eq. 32 needs) or tau_n = c (eH, Paper I as printed)",
              {"eH2", "eH"}},
         },
     .run = run_method_check}};

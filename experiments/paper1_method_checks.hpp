@@ -6,6 +6,7 @@
 //   rest       (P1-C53, M3, Eq. 34) one sphere settled on a plane at any h: overlap (m g / k_n)^{2/3}
 //   collision  (P1-C52, M2, Eq. 31-32) head-on impact of two equal spheres, semi-smooth NDEM vs explicit
 //              Hertz SDEM with the same h and the damping of Eq. 32: overlap histories step by step
+//   settle     (P1-C52, M2) the same comparison on a 3-sphere column dropped into contact by gravity
 //   column     (P1-C33) a 20-sphere column at rest, E = 10 GPa: kinetic energy left in it at rest
 //
 // Units SI. One material for spheres and plane. Judging is left to the caller (study checks, tests).
@@ -82,6 +83,29 @@ struct CollisionResult {
   double solve_seconds = 0;      ///< NDEM PGS wall time
 };
 CollisionResult run_collision(const CollisionSetup& s);
+
+// --- settle: a short column on a plane dropped into contact by full gravity (touching, zero overlap), both
+// engines at the same h and damping as in `collision`, every contact's overlap compared step by step
+// (M2's "resting 1D column").
+struct SettleSetup {
+  Material material = paper1_material();
+  double diameter = paper1_diameter;
+  int count = 3;
+  double gravity = 9.82;       ///< full from t = 0, m/s^2
+  double duration = 0.02;      ///< s (several periods of the bottom contact, ~3 ms)
+  double damping = 5e-4;
+  DampingMapping mapping = DampingMapping::eH2;
+  double time_step = 1e-6;
+  int iterations = 20;
+};
+struct SettleResult {
+  double max_overlap_diff = 0;    ///< max over steps and contacts |delta_N - delta_S| / max delta_S
+  double final_overlap_diff = 0;  ///< max over contacts at the last step, relative to that contact's SDEM overlap
+  double peak_overlap_sdem = 0;   ///< m
+  double tau_n = 0;
+  double solve_seconds = 0;       ///< NDEM PGS wall time
+};
+SettleResult run_settle(const SettleSetup& s);
 
 // --- column: N spheres on a plane, gravity ramped, N_it fixed, then kinetic energy at rest (C33).
 struct ColumnSetup {

@@ -65,6 +65,21 @@ BOOST_AUTO_TEST_CASE(collision_tends_to_sdem_as_h_goes_to_zero) {
   BOOST_TEST(mismatched.max_overlap_diff > 0.05);
 }
 
+// The same limit for a 3-sphere column dropped into contact by gravity (floor and pair contacts).
+BOOST_AUTO_TEST_CASE(settling_column_tends_to_sdem) {
+  SettleSetup s;
+  s.time_step = 1e-5;
+  s.duration = 0.01;
+  const SettleResult r = run_settle(s);
+  BOOST_TEST_MESSAGE("settling column, h = 1e-5: max overlap difference " << r.max_overlap_diff);
+  BOOST_TEST(r.max_overlap_diff < 0.01);
+  BOOST_TEST(r.peak_overlap_sdem > 0);
+  s.mapping = DampingMapping::eH;
+  BOOST_TEST(run_settle(s).max_overlap_diff > 0.03);
+  s.count = 0;
+  BOOST_CHECK_THROW(run_settle(s), InputError);
+}
+
 // A damping time clamped to n_s h is not the h -> 0 limit of Eq. 31 (tau would shrink with h): refused.
 BOOST_AUTO_TEST_CASE(collision_refuses_a_clamped_damping_time) {
   CollisionSetup s;
