@@ -1,5 +1,6 @@
 // Scenes of the Paper I method checks (experiments/paper1_method_checks.hpp): a sphere at rest on a plane
-// (M3), a head-on collision with both engines (M2), a resting column (P1-C33).
+// (M3), a head-on collision and a settling short column with both engines (M2), a resting column (P1-C33),
+// and the experiment `paper1_method_checks` that runs one of them per run.
 #include "experiments/paper1_method_checks.hpp"
 
 #include <algorithm>
