@@ -83,8 +83,9 @@ std::pair<double, int> smallest_centre_step_over_d(const World& w, double d) {
 // lateral = "fixed": Paper I's "perfect 1D column" with the wall contacts deactivated (000 l.598): every
 // sphere stays on the axis (x = y = 0, no lateral velocity) and does not spin (rotation locked through
 // inv_inertia = 0). With the centres on the axis every contact normal is exactly vertical, so holding the
-// lateral degrees of freedom changes nothing of the vertical solve; it removes the lateral round-off that
-// a free column amplifies into buckling (docs/ndem.md, "Paper I E1").
+// lateral degrees of freedom changes nothing of the vertical solve: a perfect free column stays on its axis
+// anyway (bitwise the same runs); the constraint matters for an imperfect one (lateral_perturbation), which
+// a free column turns into buckling (docs/ndem.md, "Paper I E1").
 void hold_on_axis(World& w) {
   for (std::size_t i = 0; i < w.particles.size(); ++i) {
     w.particles.position[i].x() = w.particles.position[i].y() = 0;
@@ -204,10 +205,11 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
         throw InstabilityError(
             fmt::format("ndem_column: step {} (t = {:.6g} s): spheres {} and {} passed through each other (centre "
                         "step {:.3g} d; their overlap approached d without reaching the 2-radii guard): the column "
-                        "is no longer a chain in index order and its overlap errors would mean nothing. A cold start "
-                        "at full gravity sends a compression wave down the column (no contact margin: spheres fall "
-                        "freely until they overlap), and the SPOOK stabilisation of the deep overlaps throws spheres "
-                        "apart; ramp gravity up (gravity_ramp_time, Paper I 000 l.598) or reduce dt",
+                        "is no longer a chain in index order and its overlap errors would mean nothing. A contact "
+                        "becomes a constraint only once it overlaps (no margin), so a stack at zero overlap falls "
+                        "freely until each sphere lands on the one below, the upper ones at up to ~1 d per step, and "
+                        "the SPOOK stabilisation of the deep overlaps throws spheres apart; start from a small "
+                        "initial_overlap, ramp gravity up (gravity_ramp_time, Paper I 000 l.598) or reduce dt",
                         w.step, w.time, j - 1, j, step),
             w.step);
       }
