@@ -65,8 +65,7 @@ def req(v, y, n, tag):
     return f"n_{v}_{y}_np{n}_{tag}"
 
 
-# Reasons of the claims not reproduced (measured, quick tier; the full-tier runs at N_p = 5, 20, 100 gave the
-# same counts). Not tuned: every band, N_p pair and threshold above was fixed before the runs.
+# Reasons of the claims not reproduced (measured, quick tier; the full tier gives the same counts). Not tuned: every band, N_p pair and threshold above was fixed before the runs.
 C04_REASON = ("NOT REPRODUCED at eps <= 0.02: N_it^eps (<eps_c> - elastic <= eps) = 5/12/27/60/135 (eps = 0.1), "
               "10/22/50/110/250 (0.05), 15/40/110/200/500 (0.02), 22/60/165/375/>500 (0.01) for N_p = 5/10/20/40/100. "
               "Log-log slope 5 -> 100: 1.10 (0.1) and 1.07 (0.05), in [0.8, 1.2] (checks slope_e10, slope_e5); 5 -> 40 at "
