@@ -44,16 +44,54 @@ std::unique_ptr<io::ContactHistogramObserver> histogram_observer(const Parameter
 // A diverged run recorded instead of failed (on_instability = "record": a study that maps where a method
 // diverges): accuracy metrics are NaN (never "reached" by a min_reaching derived quantity), `diverged` = 1
 // at `diverged_time`.
-RunResult diverged(const World& w) {
+// A buckled column or one whose spheres passed through each other (below) is recorded the same way,
+// with `buckled` = 1 or `passed_through` = 1.
+RunResult diverged(const World& w, double max_lateral_offset_d, bool buckled, double min_step, bool passed_through) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   RunResult out;
   for (const char* k : {"max_overlap_error_over_d", "mean_overlap_error", "height_error", "eps_l", "abs_eps_l",
-                        "bottom_force_over_weight", "iterations_used", "mean_overlap_error_ref", "max_overlap_error_ref"})
+                        "bottom_force_over_weight", "iterations_used", "mean_overlap_error_ref", "max_overlap_error_ref",
+                        "eps_c", "eps_c_max", "eps_c_elastic", "eps_c_excess", "coordination_number"})
     out.metrics[k] = nan;
   out.metrics["time_solve"] = w.timers.solve;
   out.metrics["diverged"] = 1;
   out.metrics["diverged_time"] = w.time;
+  out.metrics["max_lateral_offset_d"] = max_lateral_offset_d;
+  out.metrics["buckled"] = buckled ? 1 : 0;
+  out.metrics["min_centre_step_d"] = min_step;
+  out.metrics["passed_through"] = passed_through ? 1 : 0;
   return out;
+}
+
+// Largest distance of a sphere centre from the column axis (x = y = 0), in diameters.
+double lateral_offset_over_d(const World& w, double d) {
+  double worst = 0;
+  for (const Vec3& x : w.particles.position) worst = std::max(worst, std::hypot(x.x(), x.y()) / d);
+  return worst;
+}
+
+// Smallest height step (z_j - z_{j-1}) / d between consecutive spheres (1 = touching, 0 = concentric,
+// < 0: sphere j has passed through sphere j - 1), and the j where it occurs.
+std::pair<double, int> smallest_centre_step_over_d(const World& w, double d) {
+  std::pair<double, int> out{std::numeric_limits<double>::infinity(), -1};
+  const auto& x = w.particles.position;
+  for (std::size_t j = 1; j < x.size(); ++j)
+    if (const double step = (x[j].z() - x[j - 1].z()) / d; step < out.first) out = {step, int(j)};
+  return out;
+}
+
+// lateral = "fixed": Paper I's "perfect 1D column" with the wall contacts deactivated (000 l.598): every
+// sphere stays on the axis (x = y = 0, no lateral velocity) and does not spin (rotation locked through
+// inv_inertia = 0). With the centres on the axis every contact normal is exactly vertical, so holding the
+// lateral degrees of freedom changes nothing of the vertical solve: a perfect free column stays on its axis
+// anyway (bitwise the same runs); the constraint matters for an imperfect one (lateral_perturbation), which
+// a free column turns into buckling (docs/ndem.md, "Paper I E1").
+void hold_on_axis(World& w) {
+  for (std::size_t i = 0; i < w.particles.size(); ++i) {
+    w.particles.position[i].x() = w.particles.position[i].y() = 0;
+    w.particles.velocity[i].x() = w.particles.velocity[i].y() = 0;
+    w.particles.angular_velocity[i].setZero();
+  }
 }
 
 // Beyond this error (in diameters) a sphere is nowhere near its Hertz position, whatever the guard saw
@@ -87,7 +125,21 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   floor.name = "floor";
   floor.shape = PlaneShape{};
   w.add_wall(floor);
-  for (int i = 0; i < n; ++i) w.add_sphere(Vec3(0, 0, d / 2 + i * d), d / 2, 0);
+  // The engine makes a contact a constraint only once the spheres overlap (no margin), so spheres stacked
+  // at exactly zero overlap fall freely together until each lands on the one below: the stack collapses
+  // from the bottom up and the upper spheres land at the free-fall speed, up to ~1 d per step at
+  // dt = 10 ms (they can pass through each other, see on_pass_through). A small initial overlap makes
+  // every contact active from the first step, Paper I's "perfect 1D column" (000 l.598).
+  const double pre = p.real("initial_overlap") * d;
+  for (int i = 0; i < n; ++i) w.add_sphere(Vec3(0, 0, d / 2 - pre + i * (d - pre)), d / 2, 0);
+  w.particles.position[n - 1].x() += p.real("lateral_perturbation") * d;  // an imperfect column (tests, buckling)
+  const std::string lateral = p.text("lateral");
+  if (lateral != "free" && lateral != "fixed")
+    throw InputError(fmt::format("ndem_column: lateral = '{}' is invalid (free, fixed)", lateral));
+  const bool fixed_axis = lateral == "fixed";
+  if (fixed_axis)
+    for (std::size_t i = 0; i < w.particles.size(); ++i) w.particles.inv_inertia[i] = 0;
+  const double buckle_limit = p.real("buckle_limit");
 
   NdemSettings s;
   s.time_step = p.real("dt");
@@ -97,6 +149,15 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   s.residual_tolerance = p.real("residual_tolerance");
   s.impact_velocity = p.real("impact_velocity");
   s.model_warm_start_factor = p.real("model_warm_start_factor");
+  s.contact_order = parse_contact_order(p.text("contact_order"));
+  s.contact_order_seed = std::uint64_t(p.integer("contact_order_seed"));
+  const std::string law = p.text("contact_law");
+  if (law != "hertz" && law != "linear")
+    throw InputError(fmt::format("ndem_column: contact_law = '{}' is invalid (hertz, linear)", law));
+  s.law = law == "linear" ? NdemContactLaw::linear : NdemContactLaw::hertz;
+  s.linear_stiffness = p.real("linear_stiffness");
+  if (s.law == NdemContactLaw::linear && !(s.linear_stiffness > 0))
+    throw InputError("ndem_column: linear_stiffness must be > 0 (N/m) with contact_law = \"linear\"");
   const std::string on_instability = p.text("on_instability");
   if (on_instability != "fail" && on_instability != "record")
     throw InputError(fmt::format("ndem_column: on_instability = '{}' is invalid (fail, record)", on_instability));
@@ -116,11 +177,51 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   const auto histograms = histogram_observer(p);
   const int steps = int(std::ceil(p.real("duration") / s.time_step));
   const int tail = std::max(1, steps / 10);
-  double iterations_sum = 0, top_sum = 0;
+  // <eps_c> (Paper I Eq. 40, 000 l.581, 614): the mean overlap / d over every active contact (floor
+  // included), averaged over every step of the measurement window: after the gravity ramp (the paper's
+  // 5 s at full gravity), or without a ramp the last tenth of the run (as eps_l).
+  const int first_measured = w.gravity.ramp_duration > 0
+                                 ? std::min(steps - 1, int(std::ceil(w.gravity.ramp_duration / s.time_step - 1e-9)))
+                                 : steps - tail;
+  double iterations_sum = 0, top_sum = 0, eps_c_sum = 0, eps_c_max_sum = 0, contacts_sum = 0;
+  double max_offset = 0;
+  double min_step = n > 1 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  const bool stop_on_pass_through = p.text("on_pass_through") == "stop";
   try {
     for (int k = 0; k < steps; ++k) {
       ndem.step(w);
+      if (fixed_axis) hold_on_axis(w);
       guard.check(w);
+      if (k >= first_measured) {
+        eps_c_sum += ndem.stats().mean_overlap_over_d;
+        eps_c_max_sum += ndem.stats().max_overlap_over_d;
+        contacts_sum += double(ndem.stats().contacts);
+      }
+      max_offset = std::max(max_offset, lateral_offset_over_d(w, d));
+      const auto [step, j] = smallest_centre_step_over_d(w, d);
+      min_step = std::min(min_step, step);
+      if (stop_on_pass_through && step < 0) {
+        if (on_instability == "record") return diverged(w, max_offset, false, min_step, true);
+        throw InstabilityError(
+            fmt::format("ndem_column: step {} (t = {:.6g} s): spheres {} and {} passed through each other (centre "
+                        "step {:.3g} d; their overlap approached d without reaching the 2-radii guard): the column "
+                        "is no longer a chain in index order and its overlap errors would mean nothing. A contact "
+                        "becomes a constraint only once it overlaps (no margin), so a stack at zero overlap falls "
+                        "freely until each sphere lands on the one below, the upper ones at up to ~1 d per step, and "
+                        "the SPOOK stabilisation of the deep overlaps throws spheres apart; start from a small "
+                        "initial_overlap, ramp gravity up (gravity_ramp_time, Paper I 000 l.598) or reduce dt",
+                        w.step, w.time, j - 1, j, step),
+            w.step);
+      }
+      if (buckle_limit > 0 && max_offset > buckle_limit) {
+        if (on_instability == "record") return diverged(w, max_offset, true, min_step, false);
+        throw InstabilityError(
+            fmt::format("ndem_column: step {} (t = {:.6g} s): the column buckled: a sphere is {:.3g} d off the axis "
+                        "(buckle_limit = {} d, lateral = {}); its overlap errors would mean nothing. Paper I's 1D "
+                        "column is held on its axis (000 l.598): set lateral = \"fixed\"",
+                        w.step, w.time, max_offset, buckle_limit, lateral),
+            w.step);
+      }
       if (histograms) {
         const auto t0 = std::chrono::steady_clock::now();
         histograms->observe(w);
@@ -134,14 +235,20 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     }
   } catch (const InstabilityError&) {
     if (on_instability == "fail") throw;
-    return diverged(w);
+    return diverged(w, max_offset, false, min_step, false);
   }
-  // Hertz overlaps: contact j (0 = floor) carries (n - j) m g; R* = d/2 at the floor, d/4 between spheres.
+  // Elastic overlaps of the resting column: contact j (0 = floor) carries (n - j) m g; Hertz with the engine's
+  // k_n (R* = d/2 at the floor, d/4 between spheres), or the linear law's k.
   const double mg = w.particles.mass[0] * -w.gravity.g.z();
   const double estar = m.youngs_modulus / (2 * (1 - m.poisson_ratio * m.poisson_ratio));
-  double worst = 0, mean = 0, l = n * d;
+  auto elastic_overlap = [&](int j) {
+    if (s.law == NdemContactLaw::linear) return (n - j) * mg / s.linear_stiffness;
+    return std::pow((n - j) * mg / hertz_stiffness(estar, j == 0 ? d / 2 : d / 4), 2.0 / 3.0);
+  };
+  double worst = 0, mean = 0, l = n * d, eps_c_elastic = 0;
   for (int j = 0; j < n; ++j) {
-    const double h = std::pow((n - j) * mg / hertz_stiffness(estar, j == 0 ? d / 2 : d / 4), 2.0 / 3.0);
+    const double h = elastic_overlap(j);
+    eps_c_elastic += h / d / n;
     const double sim = j == 0 ? d / 2 - w.particles.position[0].z()
                               : d - (w.particles.position[j].z() - w.particles.position[j - 1].z());
     worst = std::max(worst, std::abs(sim - h) / d);
@@ -149,7 +256,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     l -= h;
   }
   if (!(worst <= absurd_overlap_error_over_d)) {
-    if (on_instability == "record") return diverged(w);
+    if (on_instability == "record") return diverged(w, max_offset, false, min_step, min_step < 0);
     throw InstabilityError(fmt::format("ndem_column: step {} (t = {:.6g} s): overlap error {:.3g} d is "
                                        "beyond {} d, the column did not settle (time step too large?)",
                                        w.step, w.time, worst, absurd_overlap_error_over_d),
@@ -188,6 +295,19 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   out.metrics["time_solve"] = w.timers.solve;
   out.metrics["diverged"] = 0;
   out.metrics["diverged_time"] = std::numeric_limits<double>::quiet_NaN();
+  const double measured = double(steps - first_measured);
+  out.metrics["eps_c"] = eps_c_sum / measured;
+  out.metrics["eps_c_max"] = eps_c_max_sum / measured;
+  // Paper I calls overlaps beyond 0.01 d errors, not elasticity (000 l.596); in a tall column the elastic
+  // overlap alone approaches 0.01 d (ledger P8), so the solver's error is <eps_c> minus this part.
+  out.metrics["eps_c_elastic"] = eps_c_elastic;
+  out.metrics["eps_c_excess"] = eps_c_sum / measured - eps_c_elastic;
+  // Contacts per particle n_c = 2 N_c / N_p (000 l.544: N_c ~ (n_c/2) N_p), floor contact included.
+  out.metrics["coordination_number"] = 2.0 * contacts_sum / measured / n;
+  out.metrics["max_lateral_offset_d"] = max_offset;
+  out.metrics["buckled"] = buckle_limit > 0 && max_offset > buckle_limit ? 1 : 0;
+  out.metrics["min_centre_step_d"] = min_step;
+  out.metrics["passed_through"] = min_step < 0 ? 1 : 0;
   if (histograms) {
     if (histograms->samples() == 0 || histograms->last().step != w.step) histograms->sample(w);  // final state
     out.series["contact_histogram_overlap"] = TimeSeries{io::histogram_columns(), histograms->overlap_rows()};
@@ -226,6 +346,29 @@ const ExperimentRegistration reg{Experiment{
             {"impact_velocity", ParamType::real, "m/s", 0.05, -1.0, 1e3, "v_imp (< 0: rule 0.02 d / dt)"},
             {"model_warm_start_factor", ParamType::real, "-", -1.0, -1.0, 100.0,
              "prefactor f of Paper IV Eq. 9 for warm_start = model; < 0: 1/e_H = 4/5 (the paper prints 5/4)"},
+            {"initial_overlap", ParamType::real, "d", 0.0, 0.0, 0.1,
+             "overlap of every contact (floor included) in the initial stack; 0 = touching at zero overlap"},
+            {"lateral_perturbation", ParamType::real, "d", 0.0, -1.0, 1.0,
+             "initial sideways offset of the top sphere (an imperfect column); 0 = on the axis"},
+            {"lateral", ParamType::text, "", std::string("free"), {}, {},
+             "free: the spheres may leave the axis; fixed: x, y, lateral velocity and spin held (Paper I's perfect "
+             "1D column, 000 l.598)",
+             {"free", "fixed"}},
+            {"buckle_limit", ParamType::real, "d", 0.1, 0.0, 1e3,
+             "largest lateral offset from the axis (in d) before the column counts as buckled and the run stops "
+             "(on_instability); 0 = never stop"},
+            {"on_pass_through", ParamType::text, "", std::string("continue"), {}, {},
+             "spheres passing through each other (a centre below the one it rests on): continue (metric "
+             "passed_through = 1) | stop (InstabilityError, or recorded with on_instability = record)",
+             {"continue", "stop"}},
+            {"contact_law", ParamType::text, "", std::string("hertz"), {}, {},
+             "hertz (semi-smooth, e_H = 5/4) | linear (SPOOK NDEM, e_H = 1, k = linear_stiffness)", {"hertz", "linear"}},
+            {"linear_stiffness", ParamType::real, "N/m", 0.0, 0.0, 1e15, "k of the linear contact law"},
+            {"contact_order", ParamType::text, "", std::string("sequential"), {}, {},
+             "PGS sweep order: sequential (creation order, bottom to top) | random (a permutation per sweep)",
+             {"sequential", "random"}},
+            {"contact_order_seed", ParamType::integer, "-", std::int64_t(1), 0.0, 9e15,
+             "seed of the random contact order"},
             {"on_instability", ParamType::text, "", std::string("fail"), {}, {},
              "fail: a diverging run fails; record: it returns diverged = 1 and NaN accuracy metrics", {"fail", "record"}},
             {"duration", ParamType::real, "s", 2.0, 0.0, 1e4, "simulated time"},

@@ -24,6 +24,13 @@ enum class NdemWarmStart {
 
 enum class NdemFrictionShape { box, cone };
 
+/// Order in which the serial PGS visits the contacts in each sweep (000 l.725: "sequential or random
+/// order of iterations was found to be of no significance").
+enum class NdemContactOrder {
+  sequential,  ///< detection order (pairs by key, then wall contacts): bottom to top for a column
+  random,      ///< a fresh permutation per sweep from a generator seeded with contact_order_seed
+};
+
 struct NdemSettings {
   double time_step = 0.005;          ///< Dt, s (> 0)
   int iterations = 150;              ///< N_it, PGS iteration cap (>= 1), continuous stage
@@ -43,6 +50,8 @@ struct NdemSettings {
   double overlap_floor_ratio = 1e-9; ///< delta floored at this * R* inside the scale factor e_H delta^{e_H-1}
   bool parallel = false;             ///< graph-coloured PGS, TBB parallel per colour (deterministic for any thread count)
   int max_colours = 32;              ///< colours tried before a contact goes to the serial overflow set (1..63)
+  NdemContactOrder contact_order = NdemContactOrder::sequential;  ///< serial sweep order (random: not with parallel)
+  std::uint64_t contact_order_seed = 1;  ///< seed of the random order (deterministic for a given seed)
   NdemWarmStart warm_start = NdemWarmStart::cold;
   double warm_start_beta = 0.85;     ///< beta of the history warm start
   double model_warm_start_factor = -1.0;  ///< prefactor f of Eq. 9; < 0: consistent value 1/e_H (= 4/5 for Hertz; paper prints 5/4)
@@ -79,5 +88,7 @@ struct NdemStepStats {
 NdemWarmStart parse_warm_start(const std::string& name);
 /// "box" or "cone"; InputError otherwise.
 NdemFrictionShape parse_friction_shape(const std::string& name);
+/// "sequential" or "random"; InputError otherwise.
+NdemContactOrder parse_contact_order(const std::string& name);
 
 }  // namespace grainlab

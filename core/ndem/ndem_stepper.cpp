@@ -39,6 +39,9 @@ void NdemSettings::validate() const {
   if (max_colours < 1 || max_colours > 63) fail("max_colours", max_colours, "must be in [1, 63]");
   if (reference_iterations < 0) fail("reference_iterations", reference_iterations, "must be >= 0");
   if (!(max_overlap_ratio > 0)) fail("max_overlap_ratio", max_overlap_ratio, "must be > 0");
+  if (contact_order == NdemContactOrder::random && parallel)
+    throw InputError("ndem: contact_order = random needs the serial solver (parallel = false): the coloured sweep "
+                     "fixes its own order");
 }
 
 NdemWarmStart parse_warm_start(const std::string& name) {
@@ -57,7 +60,16 @@ NdemFrictionShape parse_friction_shape(const std::string& name) {
   throw InputError(fmt::format("ndem: friction_shape = '{}' is invalid (box, cone)", name));
 }
 
-NdemStepper::NdemStepper(NdemSettings settings) : settings_(std::move(settings)) { settings_.validate(); }
+NdemContactOrder parse_contact_order(const std::string& name) {
+  if (name == "sequential") return NdemContactOrder::sequential;
+  if (name == "random") return NdemContactOrder::random;
+  throw InputError(fmt::format("ndem: contact_order = '{}' is invalid (sequential, random)", name));
+}
+
+NdemStepper::NdemStepper(NdemSettings settings)
+    : settings_(std::move(settings)), order_rng_(settings_.contact_order_seed) {
+  settings_.validate();
+}
 
 // ---------------------------------------------------------------------------------------------------
 // setup: rows of every touching contact. Reads world.contacts() (overlap, normal, point, R*, tangent),
@@ -214,6 +226,7 @@ void NdemStepper::impact(World&) {
   opt.omega = settings_.over_relaxation;
   opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
   if (settings_.parallel) opt.colouring = &colouring_;
+  if (settings_.contact_order == NdemContactOrder::random) opt.shuffle = &order_rng_;
   if (body_rows_.active()) opt.extra = &body_rows_;
   const PgsResult r = solve_impact(rows_, impacting, u_minus, bodies_, opt, impact_impulse_);
   stats_.impact_iterations_used = r.iterations;
@@ -400,6 +413,7 @@ void NdemStepper::step(World& world) {
   opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
   opt.record_residuals = settings_.record_residuals;
   if (settings_.parallel) opt.colouring = &colouring_;
+  if (settings_.contact_order == NdemContactOrder::random) opt.shuffle = &order_rng_;
   if (body_rows_.active()) opt.extra = &body_rows_;
   std::vector<double> reference;
   if (settings_.reference_iterations > 0 && rows_.size() > 0) {
@@ -410,6 +424,7 @@ void NdemStepper::step(World& world) {
     ref.tolerance = 0;
     ref.record_residuals = false;
     ref.extra = nullptr;  // the reference solve must not touch the body rows' state
+    ref.shuffle = nullptr;  // nor the random order's generator (sequential reference)
     solve_continuous(ref_rows, ref_bodies, ref);
     reference = ref_rows.lambda[0];
     opt.after_iteration = [this, &reference](int) {

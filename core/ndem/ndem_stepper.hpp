@@ -19,8 +19,10 @@
 // Rigid bodies (core/bodies.hpp): contacts touching a body member or an attached wall, and motor rows,
 // are set up, solved (PgsOptions::extra, after the sphere rows in every iteration) and integrated by
 // NdemBodyRows (core/ndem/body_rows.hpp); each stage above calls it in one line.
-// Threading: serial PGS in contact order (detection order, sorted by key), or with settings.parallel a
-// graph-coloured PGS with TBB per colour; bitwise deterministic either way.
+// Threading: serial PGS in contact order (detection order, sorted by key; or, with contact_order = random,
+// a seeded permutation per sweep), or with settings.parallel a graph-coloured PGS with TBB per colour;
+// bitwise deterministic either way.
+#include <random>
 #include <vector>
 
 #include "core/ndem/body_rows.hpp"
@@ -58,6 +60,7 @@ class NdemStepper : public Stepper {
   NdemColouring colouring_;
   std::array<std::vector<double>, 6> impact_impulse_;
   bool had_impact_ = false;
+  std::mt19937_64 order_rng_;  ///< sweep permutations of NdemContactOrder::random (seeded once, advances every sweep)
   NdemBodyRows body_rows_;  ///< contacts of rigid bodies and motor rows (core/ndem/body_rows.hpp)
 };
 

@@ -697,6 +697,19 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   }
 }
 
+// One packed record: a sphere or a general record and its index in that array (random sweep order).
+struct RecordRef {
+  bool sphere;
+  std::size_t index;
+};
+
+// Fisher-Yates with the generator's raw output (std::shuffle's use of the generator is left to the
+// library), so a seed gives the same permutations with any standard library; the modulo bias is below
+// 1e-15 for the sizes swept here.
+inline void shuffle_records(std::vector<RecordRef>& slots, std::mt19937_64& rng) {
+  for (std::size_t i = slots.size(); i > 1; --i) std::swap(slots[i - 1], slots[rng() % i]);
+}
+
 template <int NR>
 void unpack_lambda(const PgsScratch<NR>& X, std::array<std::vector<double>, 6>& L) {
   for (std::size_t k = 0; k < X.sphere.size(); ++k)
@@ -753,6 +766,12 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   PgsBody* const Bd = X.bodies.data();
   std::vector<Accum> partial;
   PackedVelocities packed_velocities(Bd);
+  // Random order (serial sweep only): the records one by one, in a fresh permutation per iteration.
+  const bool shuffled = opt.shuffle && !opt.colouring;
+  std::vector<RecordRef> slots;
+  if (shuffled)
+    for (const SweepChunk& ch : X.chunks)
+      for (std::size_t i = ch.begin; i < ch.end; ++i) slots.push_back({ch.sphere, i});
   for (int k = 1; k <= opt.iterations; ++k) {
     // The residual is read for the tolerance test, the recorded history and the last iteration's result.
     const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
@@ -771,7 +790,17 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
     // Groups in order; the chunks of a colour share no body, so they run in parallel, in any order,
     // without races; partial sums are combined in chunk order (deterministic for any thread count).
     Accum a;
+    if (shuffled) {
+      shuffle_records(slots, *opt.shuffle);
+      for (const RecordRef& ref : slots) {
+        const Accum p = run(SweepChunk{ref.sphere, false, ref.index, ref.index + 1});
+        a.n += p.n;
+        a.t += p.t;
+        a.r += p.r;
+      }
+    }
     for (const SweepGroup& grp : X.groups) {
+      if (shuffled) break;
       const std::size_t nch = grp.last - grp.first;
       partial.assign(nch, Accum{});
       if (grp.serial || nch == 1) {

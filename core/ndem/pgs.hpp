@@ -19,6 +19,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "core/math.hpp"
@@ -122,6 +123,9 @@ struct PgsOptions {
   /// When set: coloured sweeps, TBB parallel per colour (deterministic for any thread count, but a
   /// different Gauss-Seidel order than the serial sweep). Null: serial sweep in contact order.
   const NdemColouring* colouring = nullptr;
+  /// When set (serial sweep only; ignored with `colouring`): every iteration visits the contacts in a
+  /// fresh random permutation drawn from this generator (NdemContactOrder::random). Null: contact order.
+  std::mt19937_64* shuffle = nullptr;
   /// Rows outside the sphere sweep, swept after it in every iteration (see PgsExtraRows). Null: none.
   PgsExtraRows* extra = nullptr;
   /// Testing aid: sweep every contact with the general record (full Jacobian per row) instead of the
