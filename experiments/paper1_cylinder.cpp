@@ -87,6 +87,10 @@ RunResult run_cylinder(const Parameters& p, RunContext& ctx) {
   side.shape = cyl;
   w.add_wall(side);
 
+  if (p.real("lattice_jitter") > 0.5 * (p.real("lattice_spacing") - 1))
+    throw InputError(fmt::format("paper1_cylinder: lattice_jitter = {} d must be <= (lattice_spacing - 1)/2 = {} d "
+                                 "(initial spheres may not overlap)", p.real("lattice_jitter"),
+                                 0.5 * (p.real("lattice_spacing") - 1)));
   // Paper I (000 l.598): "a regular cubic grid with slight perturbation", bottom layer first.
   sources::LatticeFill fill;
   fill.radius = d / 2;
