@@ -523,14 +523,15 @@ reference = { file = "validation/paper1/e2_eq41_saturation.csv", x = "nit_satura
 name = "fig4_p0_vs_nit"
 x = "iterations"
 where = { label = "phi9" }
-title = "Paper I Fig. 4 analogue, Phi = 9d: bottom pressure and Janssen fit vs N_it (paper: p0 = 990 Pa at N_it = 500)"
+title = "Paper I Fig. 4 analogue, Phi = 9d: bottom pressure vs N_it (p(z): series_pressure_profile.csv)"
 xlabel = "PGS iterations N_it"
 ylabel = "pressure (Pa)"
 logx = true
+logy = true
 series = [
   { y = "p0_axis", label = "axial sigma_zz, bottom slice", style = "linespoints" },
   { y = "p0_wall", label = "wall pressure, bottom strip", style = "linespoints" },
-  { y = "janssen_p_sat", label = "Janssen fit p_sat of sigma_zz(depth)", style = "linespoints" },
+  { y = "p_hydrostatic", label = "hydrostatic N_p m g / A (no wall friction)", style = "lines" },
   { y = "p_floor", label = "floor load / floor area", style = "linespoints" },
 ]
 reference = { file = "validation/paper1/e2_p0.csv", x = "iterations", y = "p0", label = "Paper I p0 = 990 Pa (000 l.612)" }
