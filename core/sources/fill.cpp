@@ -47,6 +47,7 @@ FillResult lattice_fill(World& world, const LatticeFill& f) {
     const double room = f.region.hi[k] - f.region.lo[k] - 2 * inset;
     n[k] = room < 0 ? 0 : int(std::floor(room / f.spacing * (1 + 1e-12))) + 1;
   }
+  if (f.clip) validate(*f.clip, ctx);
   if ((n == 0).any())
     throw InputError(fmt::format("{}: region is too small for one sphere of radius {} with jitter {}", ctx, f.radius, f.jitter));
 
@@ -59,6 +60,8 @@ FillResult lattice_fill(World& world, const LatticeFill& f) {
       for (int x = 0; x < n[0]; ++x) {
         Vec3 c = f.region.lo + Vec3(inset + x * f.spacing, inset + y * f.spacing, inset + z * f.spacing);
         for (int k = 0; k < 3; ++k) c[k] += f.jitter * (2 * rng.uniform() - 1);  // drawn for every site: deterministic
+        if (f.max_count > 0 && result.added == f.max_count) continue;
+        if (f.clip && !contains_sphere(*f.clip, c, f.radius)) continue;
         if (existing.overlaps(c, f.radius)) {
           ++result.skipped;
           continue;
@@ -66,7 +69,7 @@ FillResult lattice_fill(World& world, const LatticeFill& f) {
         world.add_sphere(c, f.radius, f.material, f.velocity);
         ++result.added;
       }
-  result.volume_fraction = double(result.added) * sphere_volume(f.radius) / volume(Region(f.region));
+  result.volume_fraction = double(result.added) * sphere_volume(f.radius) / volume(f.clip ? *f.clip : Region(f.region));
   return result;
 }
 

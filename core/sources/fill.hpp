@@ -5,7 +5,10 @@
 //   by a uniform random offset in [-jitter, jitter]^3 (seeded). jitter <= (spacing - 2 radius) / 2
 //   guarantees no overlaps between the new spheres, and the lattice is inset so that displaced
 //   spheres stay inside the box. Sites where a sphere would overlap an existing particle are skipped
-//   (counted in FillResult::skipped).
+//   (counted in FillResult::skipped). Optional: `clip` keeps only the sites whose displaced sphere lies
+//   entirely inside a region (e.g. a cylinder container inside the box; clipped sites are not counted as
+//   skipped), and `max_count` > 0 stops after that many spheres (the lattice fills bottom layer first:
+//   z outermost, then y, then x), so "N_p spheres in a cylinder" is a box around it plus a clip.
 //
 // random_fill: random sequential insertion of non-overlapping spheres into a box or cylinder, until
 //   `count` particles or the `volume_fraction` (sum of sphere volumes / region volume) is reached.
@@ -22,6 +25,7 @@
 // (core/sources/source_rng.hpp). Threading: serial.
 #include <cstdint>
 #include <cstddef>
+#include <optional>
 
 #include "core/sources/radius_distribution.hpp"
 #include "core/sources/region.hpp"
@@ -44,6 +48,8 @@ struct LatticeFill {
   std::uint16_t material = 0;
   Vec3 velocity = Vec3::Zero();
   std::uint64_t seed = 1;
+  std::optional<Region> clip;  ///< only sites whose sphere lies entirely inside (none: the whole box)
+  std::size_t max_count = 0;   ///< stop after this many spheres (0: every site)
 };
 
 FillResult lattice_fill(World& world, const LatticeFill& fill);

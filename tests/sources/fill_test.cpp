@@ -56,6 +56,34 @@ BOOST_AUTO_TEST_CASE(lattice_count_spacing_and_no_overlap) {
   BOOST_TEST((again.particles.position == w.particles.position));
 }
 
+BOOST_AUTO_TEST_CASE(lattice_clipped_to_a_cylinder_and_capped_in_count) {
+  World w = one_material_world();
+  LatticeFill f;
+  f.region = {Vec3(-0.03, -0.03, 0), Vec3(0.03, 0.03, 0.5)};
+  f.radius = 0.005;
+  f.spacing = 0.0105;
+  f.jitter = 0.0002;
+  const CylinderRegion cyl{Vec3::Zero(), Vec3::UnitZ(), 0.03, 0.5};
+  f.clip = Region(cyl);
+  f.max_count = 250;
+  const FillResult r = lattice_fill(w, f);
+  BOOST_TEST(r.added == 250u);
+  BOOST_TEST(r.skipped == 0u);
+  BOOST_TEST(max_overlap(w) < 0);
+  double lowest = 1, highest = 0;
+  for (std::size_t i = 0; i < w.particles.size(); ++i) {
+    const Vec3& c = w.particles.position[i];
+    BOOST_TEST(std::hypot(c.x(), c.y()) <= 0.03 - 0.005 + 1e-15);
+    lowest = std::min(lowest, c.z());
+    highest = std::max(highest, c.z());
+  }
+  // Bottom layer first: the 250 spheres fill whole layers from the floor up (no gaps left below).
+  BOOST_TEST(lowest < 0.0061);
+  BOOST_TEST(highest < 0.5 / 2);
+  BOOST_TEST(r.volume_fraction == 250 * 4.0 / 3.0 * pi * std::pow(0.005, 3) / (pi * 0.03 * 0.03 * 0.5),
+             boost::test_tools::tolerance(1e-12));
+}
+
 BOOST_AUTO_TEST_CASE(lattice_skips_sites_taken_by_existing_particles) {
   World w = one_material_world();
   w.add_sphere(Vec3(0.025, 0.025, 0.025), 0.012, 0);
