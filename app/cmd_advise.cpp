@@ -105,14 +105,8 @@ int advise(const Options& o) {
   } else {
     CostConstants k;
     if (o.measure) {
-      CostSystem material;
-      material.d = in.d;
-      material.youngs_modulus = in.youngs_modulus;
-      material.density = in.density;
-      material.poisson_ratio = in.poisson_ratio;
-      material.gravity = in.gravity;
-      k = calibrate_cost_constants(material);
-      source = "measured now (--measure) on a reference pack of N_p ~ 500 of this material";
+      k = calibrate_cost_constants();
+      source = "measured now (--measure) on the reference pack of calibrate_cost_constants, N_p ~ 500";
     } else {
       auto paths = pipeline::default_paths();
       if (!o.results.empty()) paths.results_root = o.results;

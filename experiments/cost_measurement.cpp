@@ -1,5 +1,6 @@
 #include "experiments/cost_measurement.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -61,6 +62,8 @@ void add_container(const CostSystem& s, World& w) {
   w.add_wall(shell);
 }
 
+constexpr double settle_gap = 0.1;  ///< pack: spheres settle larger by this fraction of d (see build_cost_system)
+
 // Lattice sites of a square grid centred on the axis whose centre lies within w/2 diameters of it: about
 // (pi/4) w^2 per layer (Gauss's circle problem), Table I's N_p / l.
 std::vector<Vec3> lattice(const CostSystem& s) {
@@ -105,19 +108,29 @@ void build_cost_system(const CostSystem& s, World& w) {
   if (!(s.settle_time >= 0)) throw InputError(fmt::format("cost system: settle_time = {} must be >= 0", s.settle_time));
   add_container(s, w);
   std::vector<Vec3> sites = lattice(s);
+  if (s.kind == CostSystemKind::pack && s.settle_time > 0)  // room for the larger settling spheres (below)
+    for (Vec3& p : sites) p.z() += settle_gap * s.d / 2;
   std::mt19937_64 rng(s.seed);
   if (s.kind != CostSystemKind::column) {  // break the lattice's columns so that the pack collapses
     std::uniform_real_distribution<double> shake(-s.jitter * s.d / 2, s.jitter * s.d / 2);
     for (Vec3& p : sites) p += Vec3(shake(rng), shake(rng), 0);
   }
   if (s.kind == CostSystemKind::pack && s.settle_time > 0) {
-    // Settle under gravity with NDEM (large steps: cheap), then start afresh from the resting positions.
+    // Settle under gravity with NDEM (large steps: cheap), with spheres larger by settle_gap d in the same
+    // container, then put the spheres at the resting centres: the PGS's overlap error (a few % d at N_it = 60)
+    // becomes a small gap (wall contacts: half of it) instead of an overlap, which an SDEM run would turn
+    // into an explosion at large E (its elastic energy grows with E, the error does not shrink).
+    // The settling material is soft (E = 1e7 Pa) whatever the system's: at E = 1e10 Pa NDEM at h = 0.01 s
+    // vibrates (Paper I, 000 l.681) and leaves overlaps beyond the gap; only the positions are kept.
+    const double gap = settle_gap * s.d;
+    CostSystem soft = s;
+    soft.youngs_modulus = 1e7;
     World settle;
-    add_container(s, settle);
-    for (const Vec3& p : sites) settle.add_sphere(p, s.d / 2, 0);
+    add_container(soft, settle);
+    for (const Vec3& p : sites) settle.add_sphere(p, (s.d + gap) / 2, 0);
     NdemSettings n;
-    n.time_step = 0.01;
-    n.iterations = 30;
+    n.time_step = std::sqrt(2 * 0.05 * s.d / s.gravity);  // Eq. 37's gravity step at eps = 0.05: 0.0101 s at d = 0.01 m
+    n.iterations = 60;
     NdemStepper stepper(n);
     const StabilityGuard guard(settle, {.max_energy_gain = 2.0, .max_overlap_ratio = n.max_overlap_ratio}, "cost system (settling)");
     for (int k = 0; k < int(std::ceil(s.settle_time / n.time_step)); ++k) {
@@ -166,13 +179,17 @@ CostTiming measure_on_this_thread(const CostSystem& system, const CostRunSetting
   build_cost_system(system, w);
   const auto stepper = make_stepper(r);
   const auto* ndem = dynamic_cast<const NdemStepper*>(stepper.get());
-  // Energy limit 2 for both: a pack settled by NDEM holds the overlaps of an under-iterated PGS (more than
-  // Hertz's), which SDEM turns into motion in its first steps (up to ~0.6 of the energy scale): physical,
-  // not a blow-up. The overlap limits (SDEM half a radius, NDEM the engine's) still catch one.
-  const StabilityLimits limits{.max_energy_gain = 2.0,
-                               .max_overlap_ratio = ndem ? ndem->settings().max_overlap_ratio : StabilityLimits{}.max_overlap_ratio};
+  // The documented limits: SDEM 0.25 and half a radius, NDEM 2 and the engine's overlap limit.
+  const StabilityLimits limits = ndem ? StabilityLimits{.max_energy_gain = 2.0, .max_overlap_ratio = ndem->settings().max_overlap_ratio}
+                                      : StabilityLimits{};
   const StabilityGuard guard(w, limits, r.method == CostMethod::sdem ? "cost measurement (sdem)" : "cost measurement (ndem)");
-  for (int k = 0; k < r.warmup_steps; ++k) {
+  // A settled pack starts with gaps of up to settle_gap d (see build_cost_system), closed by a fall of
+  // ~sqrt(2 settle_gap d / g); warm up twice that, so that the timed steps see the pack's contacts (SDEM's
+  // cost per particle-step doubles from the falling to the resting pack).
+  int warmup = r.warmup_steps;
+  if (system.kind == CostSystemKind::pack && system.settle_time > 0)
+    warmup = std::max(warmup, int(std::ceil(2 * std::sqrt(2 * settle_gap * system.d / system.gravity) / r.time_step)));
+  for (int k = 0; k < warmup; ++k) {
     stepper->step(w);
     guard.check(w);
   }
@@ -254,8 +271,8 @@ CostConstants pool_cost_constants(const std::vector<CostTiming>& timings) {
   return k;
 }
 
-CostConstants calibrate_cost_constants(const CostSystem& material) {
-  CostSystem ref = material;
+CostConstants calibrate_cost_constants() {
+  CostSystem ref;
   ref.kind = CostSystemKind::pack;
   ref.width = 8;
   ref.length = 10;
@@ -265,10 +282,14 @@ CostConstants calibrate_cost_constants(const CostSystem& material) {
   model.density = ref.density;
   model.poisson_ratio = ref.poisson_ratio;
   model.gravity = ref.gravity;
-  const double h_S = estimate_cost(model).h_S;
+  model.tolerance = 0.05;
+  const CostEstimate e = estimate_cost(model);  // h_S of Eq. 36; h_N of Eq. 37 (gravity branch, eps = 0.05)
   std::vector<CostTiming> t;
-  t.push_back(measure_cost(ref, {.method = CostMethod::sdem, .time_step = h_S, .warmup_steps = 5, .steps = 400}));
-  t.push_back(measure_cost(ref, {.method = CostMethod::ndem, .time_step = 0.01, .iterations = 50, .steps = 10}));
+  t.push_back(measure_cost(ref, {.method = CostMethod::sdem, .time_step = e.h_S, .warmup_steps = 5, .steps = 400}));
+  // Two N_it, so that the pooled fit separates the per-iteration cost from the rest of the step.
+  const double h_N = std::min(e.h_N, 0.01);
+  t.push_back(measure_cost(ref, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 10, .steps = 30}));
+  t.push_back(measure_cost(ref, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 80, .steps = 10}));
   return pool_cost_constants(t);
 }
 

@@ -11,7 +11,8 @@
 //           overlaps under gravity: N_c = N_p
 //   pack    the sites (spacing d (1 + jitter)) in a cylinder (radius ((1 + jitter) w + 1) d / 2) on a
 //           floor, shifted sideways at random by up to jitter d / 2 and settled
-//           under gravity with NDEM for settle_time (untimed): a random pack at rest, N_c ~ 2-3 N_p
+//           under gravity with NDEM for settle_time (untimed; spheres 10 % larger while settling, so the
+//           pack starts without the PGS's overlap error): a random pack at rest, N_c ~ 2.5-3 N_p
 //   flow    the jittered lattice, unsettled, with a random velocity of rms `flow_speed` per sphere:
 //           it collapses under gravity, a collisional flow whose contacts come and go
 // What is timed: the step() calls of the timed steps (not the set-up, not the stability guard), as CPU
@@ -49,7 +50,7 @@ struct CostSystem {
   double length = 10.0;           ///< l, in diameters (layers; column: spheres)
   double lattice_overlap = 0.0;   ///< initial overlap of lattice neighbours, in diameters
   double jitter = 0.2;            ///< pack, flow: random sideways shift of each site, up to jitter d / 2
-  double settle_time = 1.0;       ///< pack: NDEM settling before the measurement (h = 0.01 s, N_it = 30), s
+  double settle_time = 1.0;       ///< pack: NDEM settling before the measurement (h = sqrt(0.1 d/g), N_it = 60), s
   double flow_speed = 0.1;        ///< rms speed of the flow's random velocities, m/s
   std::uint64_t seed = 1;         ///< jitter and flow velocities
 };
@@ -62,7 +63,7 @@ struct CostRunSettings {
   double time_step = 0.01;         ///< s
   int iterations = 50;             ///< NDEM PGS iteration cap N_it
   double residual_tolerance = 0.0; ///< NDEM early stop (0: always N_it, as Paper I's fixed N_it, 000 l.596)
-  int warmup_steps = 2;            ///< untimed steps first (contacts created, caches warm)
+  int warmup_steps = 2;            ///< untimed steps first (contacts created, caches warm); a settled pack: at least its gaps' closing time
   int steps = 20;                  ///< timed steps
 };
 
@@ -106,8 +107,10 @@ struct CostConstants {
 /// A method without measurements leaves its constants 0.
 CostConstants pool_cost_constants(const std::vector<CostTiming>& timings);
 
-/// Measures the constants now on a reference pack (w = 8, l = 10: N_p ~ 500, N_c ~ 1500) of the given
-/// material: SDEM at h = sqrt(m/k) of cost_model.hpp, NDEM at h = 0.01 s and N_it = 50. About 0.5 s.
-CostConstants calibrate_cost_constants(const CostSystem& material);
+/// Measures the constants now on a reference pack (w = 8, l = 10: N_p ~ 500, N_c ~ 1500) of the default
+/// material (d = 0.01 m, E = 1e7 Pa: the K's are costs per particle-step and per contact-iteration, which do
+/// not depend on the material; a stiff or small material would only make the reference runs fragile): SDEM at h = sqrt(m/k) of cost_model.hpp, NDEM at h = min(h_N of Eq. 37 at eps = 0.05, 0.01 s)
+/// and N_it = 10 and 80 (pooled: per-iteration and per-particle parts). About 1 s of CPU.
+CostConstants calibrate_cost_constants();
 
 }  // namespace grainlab

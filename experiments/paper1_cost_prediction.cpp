@@ -36,7 +36,7 @@ RunResult predict_and_run(const Parameters& p, RunContext&) {
 
   CostConstants k{.K_sdem = p.real("K_sdem"), .K_ndem = p.real("K_ndem"), .K_ndem_overhead = p.real("K_ndem_overhead")};
   const bool calibrated_here = k.K_sdem == 0.0;
-  if (calibrated_here) k = calibrate_cost_constants(s);
+  if (calibrated_here) k = calibrate_cost_constants();
   const double scale = p.real("k_scale");
 
   CostInputs in;

@@ -38,8 +38,9 @@ BOOST_AUTO_TEST_CASE(pack_and_column_have_table1_particle_counts) {
 }
 
 // Fixed N_it (no residual stop): every step uses N_it iterations, so contact-iterations = N_it x the
-// contacts summed over steps. A settled random pack: N_c/N_p = half the coordination number (4-6 for
-// a loose random pack) plus floor and wall contacts -- between 1.5 and 3.5.
+// contacts summed over steps. A settled random pack (which starts with gaps of up to 0.1 d, closing in the
+// first steps): N_c/N_p up to half the coordination number (4-6, loose random pack) plus floor and wall
+// contacts -- between 1 and 3.5.
 BOOST_AUTO_TEST_CASE(ndem_counts_are_what_the_pgs_did) {
   CostSystem s;
   s.width = 6;
@@ -49,7 +50,7 @@ BOOST_AUTO_TEST_CASE(ndem_counts_are_what_the_pgs_did) {
   BOOST_TEST(t.contact_iterations == 7.0 * t.contacts_mean * 4, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(t.particle_steps == t.particles * 4);
   BOOST_TEST_MESSAGE("pack w = 6, l = 6: N_c / N_p = " << t.contacts_mean / t.particles);
-  BOOST_TEST(t.contacts_mean / t.particles > 1.5);
+  BOOST_TEST(t.contacts_mean / t.particles > 1.0);
   BOOST_TEST(t.contacts_mean / t.particles < 3.5);
   BOOST_TEST(t.stages.solve > 0.0);
   BOOST_TEST(t.total_s >= t.stages.solve);
