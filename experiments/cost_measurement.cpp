@@ -106,6 +106,8 @@ void build_cost_system(const CostSystem& s, World& w) {
   if (!(s.jitter >= 0 && s.jitter <= 0.5)) throw InputError(fmt::format("cost system: jitter = {} must be in [0, 0.5]", s.jitter));
   if (!(s.flow_speed >= 0)) throw InputError(fmt::format("cost system: flow_speed = {} must be >= 0", s.flow_speed));
   if (!(s.settle_time >= 0)) throw InputError(fmt::format("cost system: settle_time = {} must be >= 0", s.settle_time));
+  if (s.kind == CostSystemKind::pack && s.settle_time > 0 && !(s.gravity > 0))
+    throw InputError(fmt::format("cost system: gravity = {} must be > 0 to settle a pack (or settle_time = 0)", s.gravity));
   add_container(s, w);
   std::vector<Vec3> sites = lattice(s);
   if (s.kind == CostSystemKind::pack && s.settle_time > 0)  // room for the larger settling spheres (below)
@@ -272,24 +274,32 @@ CostConstants pool_cost_constants(const std::vector<CostTiming>& timings) {
 }
 
 CostConstants calibrate_cost_constants() {
-  CostSystem ref;
-  ref.kind = CostSystemKind::pack;
-  ref.width = 8;
-  ref.length = 10;
+  CostSystem pack;
+  pack.kind = CostSystemKind::pack;
+  pack.width = 8;
+  pack.length = 10;
+  CostSystem column;
+  column.kind = CostSystemKind::column;
+  column.length = 200;
   CostInputs model;
-  model.d = ref.d;
-  model.youngs_modulus = ref.youngs_modulus;
-  model.density = ref.density;
-  model.poisson_ratio = ref.poisson_ratio;
-  model.gravity = ref.gravity;
+  model.d = pack.d;
+  model.youngs_modulus = pack.youngs_modulus;
+  model.density = pack.density;
+  model.poisson_ratio = pack.poisson_ratio;
+  model.gravity = pack.gravity;
   model.tolerance = 0.05;
   const CostEstimate e = estimate_cost(model);  // h_S of Eq. 36; h_N of Eq. 37 (gravity branch, eps = 0.05)
-  std::vector<CostTiming> t;
-  t.push_back(measure_cost(ref, {.method = CostMethod::sdem, .time_step = e.h_S, .warmup_steps = 5, .steps = 400}));
-  // Two N_it, so that the pooled fit separates the per-iteration cost from the rest of the step.
   const double h_N = std::min(e.h_N, 0.01);
-  t.push_back(measure_cost(ref, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 10, .steps = 30}));
-  t.push_back(measure_cost(ref, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 80, .steps = 10}));
+  std::vector<CostTiming> t;
+  // SDEM: equal particle-steps in both (~0.75 M), so that the pooled K_SDEM weighs them alike.
+  t.push_back(measure_cost(pack, {.method = CostMethod::sdem, .time_step = e.h_S, .warmup_steps = 5, .steps = 1500}));
+  t.push_back(measure_cost(column, {.method = CostMethod::sdem, .time_step = e.h_S, .warmup_steps = 5, .steps = 3750}));
+  // NDEM: N_it a decade apart, ~0.02-0.1 s of CPU each, so that the pooled fit separates the per-iteration
+  // cost from the rest of the step (two short runs at N_it = 10 and 80 gave K_NDEM 2x off once).
+  t.push_back(measure_cost(pack, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 10, .steps = 100}));
+  t.push_back(measure_cost(pack, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 100, .steps = 25}));
+  t.push_back(measure_cost(column, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 10, .steps = 200}));
+  t.push_back(measure_cost(column, {.method = CostMethod::ndem, .time_step = h_N, .iterations = 100, .steps = 50}));
   return pool_cost_constants(t);
 }
 

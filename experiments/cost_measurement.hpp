@@ -107,10 +107,13 @@ struct CostConstants {
 /// A method without measurements leaves its constants 0.
 CostConstants pool_cost_constants(const std::vector<CostTiming>& timings);
 
-/// Measures the constants now on a reference pack (w = 8, l = 10: N_p ~ 500, N_c ~ 1500) of the default
-/// material (d = 0.01 m, E = 1e7 Pa: the K's are costs per particle-step and per contact-iteration, which do
-/// not depend on the material; a stiff or small material would only make the reference runs fragile): SDEM at h = sqrt(m/k) of cost_model.hpp, NDEM at h = min(h_N of Eq. 37 at eps = 0.05, 0.01 s)
-/// and N_it = 10 and 80 (pooled: per-iteration and per-particle parts). About 1 s of CPU.
+/// Measures the constants now on two reference systems of the default material (d = 0.01 m, E = 1e7 Pa:
+/// the K's are costs per particle-step and per contact-iteration, which do not depend on the material; a
+/// stiff or small material would only make the reference runs fragile): a pack (w = 8, l = 10, N_p ~ 500)
+/// and a column of 200, the two ends of neighbours per particle (SDEM costs ~1e-7 s per particle-step in
+/// the pack and ~5e-8 in a column: the pooled K sits between). SDEM at h = sqrt(m/k) of cost_model.hpp;
+/// NDEM at h = min(h_N of Eq. 37 at eps = 0.05, 0.01 s) and N_it = 10 and 100; pooled by
+/// pool_cost_constants. About 0.5 s of CPU.
 CostConstants calibrate_cost_constants();
 
 }  // namespace grainlab
