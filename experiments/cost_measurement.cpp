@@ -119,7 +119,7 @@ void build_cost_system(const CostSystem& s, World& w) {
   }
   if (s.kind == CostSystemKind::pack && s.settle_time > 0) {
     // Settle under gravity with NDEM (large steps: cheap), with spheres larger by settle_gap d in the same
-    // container, then put the spheres at the resting centres: the PGS's overlap error (a few % d at N_it = 60)
+    // container, then put the spheres at the resting centres: the PGS's overlap error (~1 % d)
     // becomes a small gap (wall contacts: half of it) instead of an overlap, which an SDEM run would turn
     // into an explosion at large E (its elastic energy grows with E, the error does not shrink).
     // The settling material is soft (E = 1e7 Pa) whatever the system's: at E = 1e10 Pa NDEM at h = 0.01 s
@@ -132,7 +132,13 @@ void build_cost_system(const CostSystem& s, World& w) {
     for (const Vec3& p : sites) settle.add_sphere(p, (s.d + gap) / 2, 0);
     NdemSettings n;
     n.time_step = std::sqrt(2 * 0.05 * s.d / s.gravity);  // Eq. 37's gravity step at eps = 0.05: 0.0101 s at d = 0.01 m
-    n.iterations = 60;
+    // N_it of Eq. 41 for a 1 % overlap error in this pack (at least 60): 89 at w = 10, l = 8; 213 at w = l = 20,
+    // where 60 left overlaps of a third of d.
+    CostInputs size;
+    size.width = s.width;
+    size.length = s.length;
+    size.tolerance = 0.01;
+    n.iterations = std::max(60, int(std::ceil(estimate_cost(size).N_it)));
     NdemStepper stepper(n);
     const StabilityGuard guard(settle, {.max_energy_gain = 2.0, .max_overlap_ratio = n.max_overlap_ratio}, "cost system (settling)");
     for (int k = 0; k < int(std::ceil(s.settle_time / n.time_step)); ++k) {

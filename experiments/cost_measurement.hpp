@@ -50,7 +50,7 @@ struct CostSystem {
   double length = 10.0;           ///< l, in diameters (layers; column: spheres)
   double lattice_overlap = 0.0;   ///< initial overlap of lattice neighbours, in diameters
   double jitter = 0.2;            ///< pack, flow: random sideways shift of each site, up to jitter d / 2
-  double settle_time = 1.0;       ///< pack: NDEM settling before the measurement (h = sqrt(0.1 d/g), N_it = 60), s
+  double settle_time = 1.0;       ///< pack: NDEM settling before the measurement (h = sqrt(0.1 d/g), N_it of Eq. 41 at eps = 0.01), s
   double flow_speed = 0.1;        ///< rms speed of the flow's random velocities, m/s
   std::uint64_t seed = 1;         ///< jitter and flow velocities
 };
