@@ -44,7 +44,7 @@ struct CostSystem {
   double density = 2500.0;        ///< kg/m^3
   double poisson_ratio = 0.3;
   double friction = 0.7;          ///< 000 l.596
-  double restitution = 0.1;       ///< SDEM cannot take e = 0 at h = sqrt(m/k) (damping ratio ~8); the cost does not depend on it
+  double restitution = 0.1;       ///< not Paper I's e = 0: SDEM with e = 0 (eta = 20) at h = sqrt(m/k) blew up in the column at step 28; the cost does not depend on e
   double gravity = 9.82;          ///< m/s^2
   double width = 6.0;             ///< w, in diameters (pack, flow)
   double length = 10.0;           ///< l, in diameters (layers; column: spheres)
