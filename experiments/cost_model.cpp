@@ -26,7 +26,7 @@ CostEstimate estimate_cost(const CostInputs& in) {
   }
   if (in.h_ndem_max > 0.0) c.h_N = std::min(c.h_N, in.h_ndem_max);
   c.tauS_over_treal = in.K_sdem * c.N_p / c.h_S;
-  c.tauN_over_treal = in.K_ndem * c.N_it * c.N_c / c.h_N;
+  c.tauN_over_treal = (in.K_ndem * c.N_it * c.N_c + in.K_ndem_overhead * c.N_p) / c.h_N;
   return c;
 }
 

@@ -3,7 +3,11 @@
 //
 // Inputs per row: d, E, I, l, w (in particle diameters), eps; constants K_SDEM = K_NDEM^GS = 1e-6 s
 // (000 l.552, 679), c0-c2 (000 l.677). The formulas and their reconstructed conventions: cost_model.hpp.
+// Metrics ndem_faster (tau_N/tau_S < 1), and with the printed ratio given, printed_ndem_faster and
+// winner_flips: for a Table I evaluated with other K (studies/paper1_table1_measured.toml).
 // Reads only its parameters; writes nothing; no threads.
+#include <limits>
+
 #include "experiments/cost_model.hpp"
 #include "experiments/experiment.hpp"
 
@@ -34,6 +38,11 @@ RunResult table1_row(const Parameters& p, RunContext&) {
   in.sdem_time_step = p.real("h_sdem");
   in.ndem_time_step = p.real("h_ndem");
   const CostEstimate c = estimate_cost(in);
+  // Which method wins this row, and whether that differs from the printed table (a Table I with other K).
+  const double printed = p.real("printed_tauN_over_tauS");
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double ndem_faster = c.tauN_over_tauS() < 1.0 ? 1.0 : 0.0;
+  const double printed_ndem_faster = printed > 0 ? (printed < 1.0 ? 1.0 : 0.0) : nan;
   RunResult r;
   r.metrics = {{"N_p", c.N_p},
                {"N_c", c.N_c},
@@ -43,7 +52,10 @@ RunResult table1_row(const Parameters& p, RunContext&) {
                {"h_N_ms", c.h_N * 1e3},
                {"tauS_over_treal", c.tauS_over_treal},
                {"tauN_over_treal", c.tauN_over_treal},
-               {"tauN_over_tauS", c.tauN_over_tauS()}};
+               {"tauN_over_tauS", c.tauN_over_tauS()},
+               {"ndem_faster", ndem_faster},
+               {"printed_ndem_faster", printed_ndem_faster},
+               {"winner_flips", printed > 0 ? double(ndem_faster != printed_ndem_faster) : nan}};
   return r;
 }
 
@@ -75,6 +87,8 @@ const ExperimentRegistration reg{Experiment{
             {"iterations", ParamType::real, "-", 0.0, 0.0, 1e9, "N_it when stated (0: Eq. 41)"},
             {"h_sdem", ParamType::real, "s", 0.0, 0.0, 1.0, "SDEM step when stated (0: sqrt(m/k), Eq. 36)"},
             {"h_ndem", ParamType::real, "s", 0.0, 0.0, 1.0, "NDEM step when stated (0: Eq. 37)"},
+            {"printed_tauN_over_tauS", ParamType::real, "-", 0.0, 0.0, 1e9,
+             "the row's printed tau_N/tau_S (for winner_flips); 0 = not given (then NaN)"},
         },
     .run = table1_row}};
 
