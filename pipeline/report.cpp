@@ -1,6 +1,8 @@
 // Report writing (see report.hpp). Single-threaded; writes files under results/.
 #include "pipeline/report.hpp"
 
+#include <algorithm>
+
 #include <fstream>
 #include <map>
 #include <ostream>
@@ -69,8 +71,12 @@ std::string write_study_report(const Study& study, const std::string& tier, cons
     }
     md += "\n" + sep + "\n";
     csv += "\n";
+    // A table of scalars only (fit coefficients) has one row, not one per run.
+    const bool scalars_only = std::all_of(cols.begin(), cols.end(), [&](const std::string& c) { return a.scalars.count(c) > 0; });
+    bool written = false;
     for (const auto& r : a.rows) {
-      if (r.status != "ok" || !r.matches(where)) continue;
+      if (r.status != "ok" || !r.matches(where) || (scalars_only && written)) continue;
+      written = true;
       md += "|";
       for (size_t i = 0; i < cols.size(); ++i) {
         std::string v;

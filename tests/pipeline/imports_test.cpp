@@ -4,11 +4,13 @@
 // paper's c0 = 0.3, c1 = 2.0, c2 = 0.44); the perturbations that turn its checks red; load errors.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <sstream>
 
 #include "pipeline/analysis.hpp"
+#include "pipeline/driver.hpp"
 #include "pipeline/study.hpp"
 #include "tests/pipeline/report_test_helpers.hpp"
 #include "tests/pipeline/toy_eq41.hpp"
@@ -181,6 +183,36 @@ BOOST_AUTO_TEST_CASE(import_errors_name_file_line_and_key) {
   e = load_error(dir, "i.toml");
   BOOST_TEST_INFO(e);
   BOOST_TEST(e.find("derived 'fit'.tolerance: missing (required for model 'eq41'") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(run_runs_the_imports_first_and_force_recomputes_only_the_named) {
+  const fs::path dir = e4_folder("e4_driver");
+  Paths paths;
+  paths.source_root = dir;
+  paths.results_root = dir / "results";
+  paths.studies_override = dir / "studies";
+  std::ostringstream out, log;
+  BOOST_TEST(run_studies({"paper1_e4_fit"}, "quick", toy::options(2, false, false), paths, out, log) == 0);
+  BOOST_TEST_INFO(out.str());
+  // The imports ran and were reported, then the fit.
+  for (const char* s : {"paper1_e2_cylinder", "paper1_e3_drum", "paper1_e4_fit"})
+    BOOST_TEST(fs::exists(dir / "results" / s / "quick" / "report.md"));
+  BOOST_TEST(slurp(dir / "results/paper1_e4_fit/quick/report.md").find("imports (their runs of this tier): `paper1_e2_cylinder`, `paper1_e3_drum`") !=
+             std::string::npos);
+  // The coefficient table (scalars only) is one row.
+  const std::string coefficients = slurp(dir / "results/paper1_e4_fit/quick/eq41_coefficients.csv");
+  BOOST_TEST(std::count(coefficients.begin(), coefficients.end(), '\n') == 2);
+  // --force on the importing study does not recompute its imports' runs.
+  fs::path one;
+  for (const auto& e : fs::directory_iterator(dir / "results/paper1_e3_drum/quick"))
+    if (fs::exists(e.path() / "result.toml")) one = e.path() / "result.toml";
+  const auto before = fs::last_write_time(one);
+  BOOST_TEST(run_studies({"paper1_e4_fit"}, "quick", toy::options(2, true, false), paths, out, log) == 0);
+  BOOST_TEST((fs::last_write_time(one) == before));
+  // Reports from the store only.
+  std::ostringstream rout, rlog;
+  BOOST_TEST(report_all({"paper1_e4_fit"}, "quick", paths, rout, rlog) == 0);
+  BOOST_TEST(slurp(dir / "results/paper1_e4_fit/quick/verdicts.csv").find("c22_c0") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
