@@ -180,9 +180,11 @@ std::vector<const Row*> one_per_group(const std::vector<const Row*>& rows, const
     const Row*& k = kept[group_key(*r, d.texts("one_per"))];
     if (!k || get(*r, by) > get(*k, by)) k = r;
   }
+  std::set<const Row*> chosen;
+  for (const auto& [key, r] : kept) chosen.insert(r);
   std::vector<const Row*> out;
   for (const Row* r : rows)  // in frame order
-    if (std::find_if(kept.begin(), kept.end(), [&](const auto& g) { return g.second == r; }) != kept.end()) out.push_back(r);
+    if (chosen.count(r)) out.push_back(r);
   return out;
 }
 

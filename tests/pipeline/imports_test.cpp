@@ -215,4 +215,25 @@ BOOST_AUTO_TEST_CASE(run_runs_the_imports_first_and_force_recomputes_only_the_na
   BOOST_TEST(slurp(dir / "results/paper1_e4_fit/quick/verdicts.csv").find("c22_c0") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_study_with_runs_of_its_own_adds_its_imports_rows_once) {
+  // own (x = 1, 2) imports a (x = 3) and b; b imports a again: a's run is in the table once.
+  const fs::path dir = toy::temp_dir("imports_own");
+  const std::string toy_head = "experiment = \"toy_power\"\nmetrics = [\"y\"]\n";
+  toy::write(dir / "studies/a.toml", "[study]\nname = \"a\"\n" + toy_head + "[sweep.grid]\nx = [3.0]\n");
+  toy::write(dir / "studies/b.toml", "[study]\nname = \"b\"\nimports = [\"a\"]\n");
+  toy::write(dir / "studies/own.toml", "[study]\nname = \"own\"\nimports = [\"a\", \"b\"]\n" + toy_head +
+                                            "[sweep.grid]\nx = [1.0, 2.0]\n"
+                                            "[[derived]]\nname = \"from_a\"\nkind = \"value_at\"\ny = \"y\"\nwhere = { study = \"a\" }\n"
+                                            "[[derived]]\nname = \"all\"\nkind = \"mean\"\ny = \"x\"\n");
+  const Study s = load_study((dir / "studies/own.toml").string(), dir.string());
+  BOOST_TEST(run_sources(s).size() == 2u);
+  std::ostringstream log;
+  run_study(s.imported[0], "quick", dir / "results", toy::options(1, false, false), log);
+  const RunOutcome o = run_study(s, "quick", dir / "results", toy::options(1, false, false), log);
+  BOOST_TEST((o.studies == std::vector<std::string>{"own", "own", "a"}));
+  const Analysis a = analyse(s, o, dir.string());
+  BOOST_TEST(a.scalars.at("from_a") == 2.0 * std::pow(3.0, 1.5), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(a.scalars.at("all") == 2.0);  // (1 + 2 + 3)/3
+}
+
 BOOST_AUTO_TEST_SUITE_END()
