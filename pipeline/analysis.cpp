@@ -308,6 +308,10 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
       for (const auto& v : *g->as_array()) guess.push_back(v.value_or(0.0));
     a.scalars[d.name + ".points"] = double(y.size());
     a.scalars[d.name + ".skipped"] = skipped;
+    if (y.size() <= model_parameters(d.text("model")).size())
+      throw std::runtime_error(fmt::format("derived '{}': {} fit points ({} runs left out: an x or y not finite) cannot determine {} "
+                                           "parameters with errors",
+                                           d.name, y.size(), skipped, model_parameters(d.text("model")).size()));
     const FitResult f = fit_model(d.text("model"), x, y, guess, model_settings(d));
     for (size_t j = 0; j < f.names.size(); ++j) {
       a.scalars[d.name + "." + f.names[j]] = f.values[j];
@@ -602,6 +606,9 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
       evaluate_derived(a, study, outcome, d);
     } catch (const std::exception& e) {
       a.scalars[d.name] = std::numeric_limits<double>::quiet_NaN();
+      if (d.kind == "fit")  // its coefficients are NaN too: the checks on them fail naming a NaN, not a lookup
+        for (const auto& p : model_parameters(d.text("model")))
+          a.scalars[d.name + "." + p] = a.scalars[d.name + "." + p + "_se"] = std::numeric_limits<double>::quiet_NaN();
       Verdict v;
       v.id = "derived:" + d.name;
       v.verdict = "fail";

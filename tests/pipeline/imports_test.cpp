@@ -236,4 +236,20 @@ BOOST_AUTO_TEST_CASE(a_study_with_runs_of_its_own_adds_its_imports_rows_once) {
   BOOST_TEST(a.scalars.at("all") == 2.0);  // (1 + 2 + 3)/3
 }
 
+BOOST_AUTO_TEST_CASE(too_few_geometries_fail_the_fit_with_a_reason) {
+  // One cylinder and one drum geometry (quick tiers of a single point each): 2 points for 3 coefficients.
+  const fs::path dir = e4_folder("e4_few");
+  toy::write(dir / "studies/paper1_e2_cylinder.toml",
+             replaced(replaced(slurp(dir / "studies/paper1_e2_cylinder.toml"), "diameter_ratio = [3.0, 6.0, 15.0]", "diameter_ratio = [6.0]"),
+                      "count = [100, 1000, 7500]", "count = [1000]"));
+  toy::write(dir / "studies/paper1_e3_drum.toml",
+             replaced(replaced(slurp(dir / "studies/paper1_e3_drum.toml"), "omega = [0.0, 0.13, 0.34, 0.63]", "omega = [0.63]"),
+                      "count = [1000, 3000, 7500]", "count = [1000]"));
+  const Analysis a = run_e4(dir);
+  BOOST_TEST(verdict(a, "derived:eq41").detail.find("2 fit points (0 runs left out: an x or y not finite) cannot determine 3") !=
+             std::string::npos);
+  BOOST_TEST(std::isnan(a.scalars.at("eq41.c0")));
+  BOOST_TEST(verdict(a, "c22_c0").verdict == "fail");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
