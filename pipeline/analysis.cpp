@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -171,17 +172,22 @@ std::vector<std::string> group_key(const Row& r, const std::vector<std::string>&
 
 /// With `one_per = [columns]` and `keep_largest = column`: of `rows`, one per group of equal one_per values,
 /// the one with the largest keep_largest (e.g. the largest N_it of each (study, N_p): one fit point per
-/// geometry whatever the N_it grids of the imported studies). Without them: `rows`.
-std::vector<const Row*> one_per_group(const std::vector<const Row*>& rows, const Item& d) {
+/// geometry whatever the N_it grids of the imported studies), among the runs `usable` accepts. Without them: `rows`.
+std::vector<const Row*> one_per_group(const std::vector<const Row*>& rows, const Item& d, const std::function<bool(const Row&)>& usable,
+                                      int* groups_without_usable = nullptr) {
   if (!d.has("one_per")) return rows;
-  std::map<std::vector<std::string>, const Row*> kept;
+  std::map<std::vector<std::string>, const Row*> kept;  // nullptr: a group with no usable run so far
   const std::string by = d.text("keep_largest");
   for (const Row* r : rows) {
     const Row*& k = kept[group_key(*r, d.texts("one_per"))];
+    if (!usable(*r)) continue;  // a run without a usable point (e.g. a threshold never reached) is never the one kept
     if (!k || get(*r, by) > get(*k, by)) k = r;
   }
+  if (groups_without_usable)
+    *groups_without_usable = int(std::count_if(kept.begin(), kept.end(), [](const auto& g) { return g.second == nullptr; }));
   std::set<const Row*> chosen;
-  for (const auto& [key, r] : kept) chosen.insert(r);
+  for (const auto& [key, r] : kept)
+    if (r) chosen.insert(r);
   std::vector<const Row*> out;
   for (const Row* r : rows)  // in frame order
     if (chosen.count(r)) out.push_back(r);
@@ -216,6 +222,21 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     const std::string n = d.text("numerator"), m = d.text("denominator");
     for (auto& r : a.rows)
       if (r.status == "ok") r.num[d.name] = get(r, n) / get(r, m);
+    return;
+  }
+  if (d.kind == "coalesce") {
+    // The first finite value among the columns (a column the run lacks is skipped): one column from
+    // quantities that imported studies report differently, e.g. a swept threshold and a ladder metric.
+    for (auto& r : a.rows) {
+      if (r.status != "ok") continue;
+      double v = std::numeric_limits<double>::quiet_NaN();
+      for (const auto& c : d.texts("of"))
+        if (auto it = r.num.find(c); it != r.num.end() && std::isfinite(it->second)) {
+          v = it->second;
+          break;
+        }
+      r.num[d.name] = v;
+    }
     return;
   }
   if (d.kind == "time_average") {
@@ -289,12 +310,14 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     a.scalars[d.name] = geometric ? std::exp(m) : m;
     a.scalars[d.name + ".above_one"] = double(above) / double(of.size());
   } else if (d.kind == "fit") {
-    // Runs whose x or y is not finite (a tolerance never reached, a diverged run) are left out and counted.
+    // Runs whose x or y is not finite (a tolerance never reached, a diverged run) are left out and counted
+    // (with one_per: the groups without such a run).
     const auto columns = d.texts("x");
     std::vector<std::vector<double>> x;
     std::vector<double> y, guess;
     int skipped = 0;
-    for (const Row* r : one_per_group(rows, d)) {
+    const auto usable = [&](const Row& r) { return finite_point(point_of(r, columns), get(r, d.text("y"))); };
+    for (const Row* r : one_per_group(rows, d, usable, &skipped)) {
       auto point = point_of(*r, columns);
       const double v = get(*r, d.text("y"));
       if (!finite_point(point, v)) {
@@ -309,8 +332,8 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     a.scalars[d.name + ".points"] = double(y.size());
     a.scalars[d.name + ".skipped"] = skipped;
     if (y.size() <= model_parameters(d.text("model")).size())
-      throw std::runtime_error(fmt::format("derived '{}': {} fit points ({} runs left out: an x or y not finite) cannot determine {} "
-                                           "parameters with errors",
+      throw std::runtime_error(fmt::format("derived '{}': {} fit points ({} left out: no finite x and y) cannot determine {} parameters "
+                                           "with errors",
                                            d.name, y.size(), skipped, model_parameters(d.text("model")).size()));
     const FitResult f = fit_model(d.text("model"), x, y, guess, model_settings(d));
     for (size_t j = 0; j < f.names.size(); ++j) {
@@ -333,7 +356,8 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     }
     for (auto& r : a.rows)
       if (r.status == "ok") r.num[d.name] = std::numeric_limits<double>::quiet_NaN();  // outside `where`
-    for (const Row* r : one_per_group(rows, d))  // rows of a.rows, selected above
+    const auto usable = [&](const Row& r) { return finite_point(point_of(r, d.texts("x")), 0.0); };
+    for (const Row* r : one_per_group(rows, d, usable))  // rows of a.rows, selected above
       const_cast<Row*>(r)->num[d.name] = evaluate_model(d.text("model"), point_of(*r, d.texts("x")), p, settings);
   }
   (void)study;

@@ -307,7 +307,7 @@ Where Item::where_filter() const {
 namespace {
 /// Derived quantities that add a column to every run (the others give scalars).
 bool per_run_column(const Item& d) {
-  return d.kind == "ratio" || d.kind == "time_average" || (d.kind == "min_reaching" && d.has("group_by")) ||
+  return d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce" || (d.kind == "min_reaching" && d.has("group_by")) ||
          (d.kind == "model" && !d.has("at"));
 }
 
@@ -627,7 +627,9 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
     if (per_run_column(d) && std::count(all_columns.begin(), all_columns.end(), d.name) > 1)
       fail(d.at_key("name"), "derived '" + d.name + "'.name", fmt::format("'{}' is already a column (parameter or metric)", d.name));
     ordered(d, "derived", "from", "to");
-    if (d.kind == "ratio" || d.kind == "time_average") {
+    if (d.kind == "coalesce")
+      for (const auto& c : d.texts("of")) column(d, "derived", "of", c);
+    if (d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce") {
       if (d.kind == "ratio") {
         column(d, "derived", "numerator", d.text("numerator"));
         column(d, "derived", "denominator", d.text("denominator"));

@@ -95,6 +95,7 @@ const std::map<std::string, Schema>& derived_schemas() {
         {"min_reaching", with(with(common, where), {{"x", req(KeyType::column)}, {"y", req(KeyType::column)},
                                                     {"threshold", req(KeyType::number)}, {"direction", one_of({"below", "above"})},
                                                     {"stays", opt(KeyType::boolean)}, {"group_by", opt(KeyType::texts)}})},
+        {"coalesce", with(common, {{"of", req(KeyType::texts)}})},
         {"scalar_mean", with(common, {{"of", req(KeyType::texts)}, {"per", opt(KeyType::texts)},
                                       {"mean", one_of({"geometric", "arithmetic"})}})},
         {"fit", with(with(common, where), {{"model", one_of(model_names(), true)}, {"x", req(KeyType::texts)}, {"y", req(KeyType::column)},
