@@ -23,7 +23,7 @@ const CommandRegistration reg{"list", "List the studies in studies/ and the regi
                                   for (const auto& f : pipeline::study_files(paths.studies_dir().string())) {
                                     try {
                                       const auto s = pipeline::load_study(f, paths.source_root.string());
-                                      fmt::print("  {:<24} {:<16} quick {:>4} runs, full {:>4} runs  {}{}\n", s.name, s.experiment,
+                                      fmt::print("  {:<24} {:<16} quick {:>4} runs, full {:>4} runs  {}{}\n", s.name, s.runs_own() ? s.experiment : "(imports)",
                                                  pipeline::sweep_size(s, "quick"), pipeline::sweep_size(s, "full"), s.title,
                                                  s.experiment_available ? "" : "  [experiment not available]");
                                     } catch (const std::exception& e) {

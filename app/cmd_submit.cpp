@@ -59,7 +59,10 @@ const CommandRegistration reg{
         std::vector<pipeline::Study> studies;
         for (const auto& f : so.study_files) studies.push_back(pipeline::load_study(f, paths.source_root.string()));
         size_t pending = 0;
-        for (const auto& s : studies) pending += pipeline::plan_study(s, o->tier, paths.results_root, {}).todo.size();
+        // The runs of the studies each one imports too: its shards run them first (pipeline/driver.hpp).
+        for (const auto& s : studies)
+          for (const pipeline::Study* source : pipeline::run_sources(s))
+            pending += pipeline::plan_study(*source, o->tier, paths.results_root, {}).todo.size();
         so.array = o->array > 0 ? o->array : int(std::clamp<size_t>(pending, 1, 32));
         std::string stamp = utc_now();
         std::replace(stamp.begin(), stamp.end(), ':', '-');

@@ -6,14 +6,22 @@
 
 namespace grainlab {
 
+double eq41_height(double l, double w, double c2, double narrow_width) {
+  return w >= narrow_width ? w * (1.0 - std::exp(-c2 * l / w)) : c2 * l;
+}
+
+double eq41_iterations(double l, double w, double I, double eps, double c0, double c1, double c2, double narrow_width) {
+  return c0 * (1.0 + c1 * I) / eps * eq41_height(l, w, c2, narrow_width);
+}
+
 CostEstimate estimate_cost(const CostInputs& in) {
   const double d = in.d, l = in.length, w = in.width, eps = in.tolerance, g = in.gravity;
   const bool wide = w >= 5.0;  // narrow systems (w = 1) are 1D columns: N_p = l, Eq. (41) narrow limit
   CostEstimate c;
   c.N_p = in.particles > 0 ? in.particles : wide ? std::numbers::pi / 4.0 * w * w * l : l;
   c.N_c = in.contacts_per_particle * c.N_p;
-  const double h_eff = wide ? w * (1.0 - std::exp(-in.c2 * l / w)) : in.c2 * l;
-  c.N_it = in.iterations > 0 ? in.iterations : in.c0 * (1.0 + in.c1 * in.inertial_number) / eps * h_eff;
+  const double h_eff = eq41_height(l, w, in.c2);
+  c.N_it = in.iterations > 0 ? in.iterations : eq41_iterations(l, w, in.inertial_number, eps, in.c0, in.c1, in.c2);
   c.v_n = in.normal_velocity > 0 ? in.normal_velocity : 0.2 * in.inertial_number * std::sqrt(2.0 / 3.0 * g * d * h_eff);
   const double m = in.density * std::numbers::pi * d * d * d / 6.0;
   const double k = in.youngs_modulus * std::sqrt(2.0 * d) / (3.0 * (1.0 - in.poisson_ratio * in.poisson_ratio));

@@ -40,6 +40,12 @@ struct CostInputs {
   double ndem_time_step = 0.0;    ///< h_N, s (before the h_ndem_max clamp)
 };
 
+/// Eq. (41)'s geometry factor: w (1 - exp(-c2 l/w)) for w >= narrow_width ("w >~ 5", 000 l.666), else c2 l.
+/// l and w in particle diameters. The one implementation (cost model, the E4 refit in pipeline/fit).
+double eq41_height(double l, double w, double c2, double narrow_width = 5.0);
+/// Eq. (41): N_it^eps(l, w, I) = c0 (1 + c1 I)/eps * eq41_height(l, w, c2).
+double eq41_iterations(double l, double w, double I, double eps, double c0, double c1, double c2, double narrow_width = 5.0);
+
 struct CostEstimate {
   double N_p = 0, N_c = 0, N_it = 0;
   double v_n = 0;                 ///< m/s

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -136,6 +137,85 @@ double scalar_or_column(const Analysis& a, const Item& c, const std::string& q) 
   return get(*rows[0], q);
 }
 
+/// The smallest sweep value of x whose y reaches the threshold (docs/studies.md, min_reaching); NaN if none.
+double min_reaching(const std::vector<const Row*>& rows, const Item& d) {
+  const double thr = d.number("threshold", 0);
+  const bool below = d.text("direction", "below") == "below";
+  auto reaches = [&](double y) { return (below && y <= thr) || (!below && y >= thr); };  // NaN never reaches
+  const auto pts = curve(rows, d.text("x"), d.text("y"));
+  double best = std::numeric_limits<double>::quiet_NaN();
+  if (d.flag("stays", false)) {
+    // The smallest x from which every larger x reaches too: a lucky dip below the threshold followed by
+    // a miss (or a divergence) at a larger x does not count.
+    for (auto it = pts.rbegin(); it != pts.rend() && reaches(it->second); ++it) best = it->first;
+  } else {
+    for (const auto& [x, y] : pts)
+      if (reaches(y)) {
+        best = x;
+        break;
+      }
+  }
+  return best;
+}
+
+/// A run's values of the group_by columns, as text; a column the run lacks (a parameter of another
+/// imported study) is its own value "-".
+std::vector<std::string> group_key(const Row& r, const std::vector<std::string>& columns) {
+  std::vector<std::string> key;
+  for (const auto& c : columns) {
+    if (auto t = r.text.find(c); t != r.text.end()) key.push_back("t:" + t->second);
+    else if (auto n = r.num.find(c); n != r.num.end()) key.push_back(fmt::format("n:{}", n->second));
+    else key.push_back("-");
+  }
+  return key;
+}
+
+/// With `one_per = [columns]` and `keep_largest = column`: of `rows`, one per group of equal one_per values,
+/// the one with the largest keep_largest (e.g. the largest N_it of each (study, N_p): one fit point per
+/// geometry whatever the N_it grids of the imported studies), among the runs `usable` accepts. Without them: `rows`.
+std::vector<const Row*> one_per_group(const std::vector<const Row*>& rows, const Item& d, const std::function<bool(const Row&)>& usable,
+                                      int* groups_without_usable = nullptr) {
+  if (!d.has("one_per")) return rows;
+  std::map<std::vector<std::string>, const Row*> kept;  // nullptr: a group with no usable run so far
+  const std::string by = d.text("keep_largest");
+  for (const Row* r : rows) {
+    const Row*& k = kept[group_key(*r, d.texts("one_per"))];
+    if (!usable(*r)) continue;  // a run without a usable point (e.g. a threshold never reached) is never the one kept
+    if (!k || get(*r, by) > get(*k, by)) k = r;
+  }
+  if (groups_without_usable)
+    *groups_without_usable = int(std::count_if(kept.begin(), kept.end(), [](const auto& g) { return g.second == nullptr; }));
+  std::set<const Row*> chosen;
+  for (const auto& [key, r] : kept)
+    if (r) chosen.insert(r);
+  std::vector<const Row*> out;
+  for (const Row* r : rows)  // in frame order
+    if (chosen.count(r)) out.push_back(r);
+  return out;
+}
+
+/// A model's settings from a fit or model quantity (eq41's eps and narrow-branch width).
+ModelSettings model_settings(const Item& d) {
+  ModelSettings s;
+  s.tolerance = d.number("tolerance", s.tolerance);
+  s.narrow_width = d.number("narrow_width", s.narrow_width);
+  return s;
+}
+
+/// The x point of a run for a model of several x columns; NaN where the run lacks a column.
+std::vector<double> point_of(const Row& r, const std::vector<std::string>& columns) {
+  std::vector<double> x;
+  for (const auto& c : columns) {
+    auto it = r.num.find(c);
+    x.push_back(it == r.num.end() ? std::numeric_limits<double>::quiet_NaN() : it->second);
+  }
+  return x;
+}
+
+bool finite_point(const std::vector<double>& x, double y) {
+  return std::isfinite(y) && std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
+}
+
 void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome, const Item& d) {
   const auto where = d.where_filter();
   if (d.kind == "ratio") {
@@ -144,16 +224,31 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
       if (r.status == "ok") r.num[d.name] = get(r, n) / get(r, m);
     return;
   }
+  if (d.kind == "coalesce") {
+    // The first finite value among the columns (a column the run lacks is skipped): one column from
+    // quantities that imported studies report differently, e.g. a swept threshold and a ladder metric.
+    for (auto& r : a.rows) {
+      if (r.status != "ok") continue;
+      double v = std::numeric_limits<double>::quiet_NaN();
+      for (const auto& c : d.texts("of"))
+        if (auto it = r.num.find(c); it != r.num.end() && std::isfinite(it->second)) {
+          v = it->second;
+          break;
+        }
+      r.num[d.name] = v;
+    }
+    return;
+  }
   if (d.kind == "time_average") {
-    fs::path root;
+    // Each run's series lives in its own study's store (an importing study analyses several).
+    std::map<std::string, fs::path> store_of;
     for (const auto& run : outcome.runs)
-      if (!run.dir.empty()) root = run.dir.parent_path();
-    ResultStore store(root);
+      if (!run.dir.empty()) store_of[run.key] = run.dir.parent_path();
     const double from = d.number("from", -std::numeric_limits<double>::infinity());
     const double to = d.number("to", std::numeric_limits<double>::infinity());
     for (auto& r : a.rows) {
       if (r.status != "ok") continue;
-      const TimeSeries s = store.series(r.key, d.text("series"));
+      const TimeSeries s = ResultStore(store_of[r.key]).series(r.key, d.text("series"));
       auto col = [&](const std::string& name) {
         auto it = std::find(s.columns.begin(), s.columns.end(), name);
         if (it == s.columns.end()) throw std::runtime_error(fmt::format("series '{}' has no column '{}'", d.text("series"), name));
@@ -187,23 +282,19 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     a.scalars[d.name] = mean;
     a.scalars[d.name + ".se"] = rows.size() > 1 ? std::sqrt(s2 / double(rows.size() - 1) / double(rows.size())) : 0.0;
   } else if (d.kind == "min_reaching") {
-    const double thr = d.number("threshold", 0);
-    const bool below = d.text("direction", "below") == "below";
-    auto reaches = [&](double y) { return (below && y <= thr) || (!below && y >= thr); };  // NaN never reaches
-    const auto pts = curve(rows, d.text("x"), d.text("y"));
-    double best = std::numeric_limits<double>::quiet_NaN();
-    if (d.flag("stays", false)) {
-      // The smallest x from which every larger x reaches too: a lucky dip below the threshold followed by
-      // a miss (or a divergence) at a larger x does not count.
-      for (auto it = pts.rbegin(); it != pts.rend() && reaches(it->second); ++it) best = it->first;
-    } else {
-      for (const auto& [x, y] : pts)
-        if (reaches(y)) {
-          best = x;
-          break;
-        }
+    if (!d.has("group_by")) {
+      a.scalars[d.name] = min_reaching(rows, d);  // NaN: no sweep value reaches the threshold
+      return;
     }
-    a.scalars[d.name] = best;  // NaN: no sweep value reaches the threshold
+    // One value per group of runs with equal group_by columns, written to each run of the group.
+    std::map<std::vector<std::string>, std::vector<const Row*>> groups;
+    for (const Row* r : rows) groups[group_key(*r, d.texts("group_by"))].push_back(r);
+    for (auto& r : a.rows)
+      if (r.status == "ok") r.num[d.name] = std::numeric_limits<double>::quiet_NaN();  // outside `where`
+    for (const auto& [key, members] : groups) {
+      const double value = min_reaching(members, d);
+      for (const Row* r : members) const_cast<Row*>(r)->num[d.name] = value;
+    }
   } else if (d.kind == "scalar_mean") {
     // Mean of earlier scalars (or of their ratios of[i]/per[i]); .above_one = fraction of terms > 1.
     const auto of = d.texts("of"), per = d.has("per") ? d.texts("per") : std::vector<std::string>{};
@@ -219,17 +310,55 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     a.scalars[d.name] = geometric ? std::exp(m) : m;
     a.scalars[d.name + ".above_one"] = double(above) / double(of.size());
   } else if (d.kind == "fit") {
-    std::vector<double> x, y, guess;
-    for (const Row* r : rows) x.push_back(get(*r, d.text("x"))), y.push_back(get(*r, d.text("y")));
+    // Runs whose x or y is not finite (a tolerance never reached, a diverged run) are left out and counted
+    // (with one_per: the groups without such a run).
+    const auto columns = d.texts("x");
+    std::vector<std::vector<double>> x;
+    std::vector<double> y, guess;
+    int skipped = 0;
+    const auto usable = [&](const Row& r) { return finite_point(point_of(r, columns), get(r, d.text("y"))); };
+    for (const Row* r : one_per_group(rows, d, usable, &skipped)) {
+      auto point = point_of(*r, columns);
+      const double v = get(*r, d.text("y"));
+      if (!finite_point(point, v)) {
+        ++skipped;
+        continue;
+      }
+      x.push_back(std::move(point));
+      y.push_back(v);
+    }
     if (auto g = d.spec->get("guess"); g && g->is_array())
       for (const auto& v : *g->as_array()) guess.push_back(v.value_or(0.0));
-    const FitResult f = fit_model(d.text("model"), x, y, guess);
+    a.scalars[d.name + ".points"] = double(y.size());
+    a.scalars[d.name + ".skipped"] = skipped;
+    if (y.size() <= model_parameters(d.text("model")).size())
+      throw std::runtime_error(fmt::format("derived '{}': {} fit points ({} left out: no finite x and y) cannot determine {} parameters "
+                                           "with errors",
+                                           d.name, y.size(), skipped, model_parameters(d.text("model")).size()));
+    const FitResult f = fit_model(d.text("model"), x, y, guess, model_settings(d));
     for (size_t j = 0; j < f.names.size(); ++j) {
       a.scalars[d.name + "." + f.names[j]] = f.values[j];
       a.scalars[d.name + "." + f.names[j] + "_se"] = f.std_errors[j];
     }
     a.scalars[d.name + ".r2"] = f.r2;
     a.scalars[d.name + ".rss"] = f.rss;
+  } else if (d.kind == "model") {
+    // The model with given coefficients (numbers, or scalars such as a fit's): a column, or one value `at`.
+    std::vector<double> p;
+    for (const auto& t : *d.spec->get("parameters")->as_array())
+      p.push_back(t.is_string() ? a.scalars.at(t.as_string()->get()) : t.value_or(0.0));
+    const ModelSettings settings = model_settings(d);
+    if (auto at = d.spec->get("at")) {
+      std::vector<double> x;
+      for (const auto& v : *at->as_array()) x.push_back(v.value_or(0.0));
+      a.scalars[d.name] = evaluate_model(d.text("model"), x, p, settings);
+      return;
+    }
+    for (auto& r : a.rows)
+      if (r.status == "ok") r.num[d.name] = std::numeric_limits<double>::quiet_NaN();  // outside `where`
+    const auto usable = [&](const Row& r) { return finite_point(point_of(r, d.texts("x")), 0.0); };
+    for (const Row* r : one_per_group(rows, d, usable))  // rows of a.rows, selected above
+      const_cast<Row*>(r)->num[d.name] = evaluate_model(d.text("model"), point_of(*r, d.texts("x")), p, settings);
   }
   (void)study;
 }
@@ -493,6 +622,8 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
     a.rows.push_back(std::move(r));
   }
   for (size_t i = 0; i < outcome.specs.size() && i < a.rows.size(); ++i) a.rows[i].num["replicate"] = outcome.specs[i].replicate;
+  if (!study.imported.empty())  // an importing study's rows say whose runs they are
+    for (size_t i = 0; i < outcome.studies.size() && i < a.rows.size(); ++i) a.rows[i].text["study"] = outcome.studies[i];
   if (!study.experiment_available || a.runs_ok == 0) {
     // Nothing ran: "not run", so that "not reproduced" keeps meaning "ran, and disagrees or cannot be
     // judged as stated" (every run failed is such a case; a not_reproduced check records a finding).
@@ -513,6 +644,9 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
       evaluate_derived(a, study, outcome, d);
     } catch (const std::exception& e) {
       a.scalars[d.name] = std::numeric_limits<double>::quiet_NaN();
+      if (d.kind == "fit")  // its coefficients are NaN too: the checks on them fail naming a NaN, not a lookup
+        for (const auto& p : model_parameters(d.text("model")))
+          a.scalars[d.name + "." + p] = a.scalars[d.name + "." + p + "_se"] = std::numeric_limits<double>::quiet_NaN();
       Verdict v;
       v.id = "derived:" + d.name;
       v.verdict = "fail";

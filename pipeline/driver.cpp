@@ -53,20 +53,49 @@ std::vector<std::string> index_names(const Paths& paths) {
 }
 }  // namespace
 
+namespace {
+/// A study to run, and whether it was named on the command line (--force applies to named studies only).
+struct ToRun {
+  Study study;
+  bool named = false;
+};
+
+/// Adds `s` after the studies it imports (recursively, depth first), each study file once: the analysis of
+/// an importing study finds its imports' runs stored. A study named on the command line stays named.
+void add_with_imports(std::vector<ToRun>& list, const Study& s, bool named) {
+  for (const auto& imp : s.imported) add_with_imports(list, imp, false);
+  const auto file = fs::weakly_canonical(s.file);
+  for (auto& t : list)
+    if (fs::weakly_canonical(t.study.file) == file) {
+      t.named = t.named || named;
+      return;
+    }
+  list.push_back({s, named});
+}
+}  // namespace
+
 int run_studies(const std::vector<std::string>& names, const std::string& tier, const RunOptions& options, const Paths& paths,
                 std::ostream& out, std::ostream& log) {
-  std::vector<Study> studies;
-  for (const auto& n : names) studies.push_back(load_study(resolve_study(paths, n), paths.source_root.string()));
+  std::vector<ToRun> studies;
+  for (const auto& n : names) add_with_imports(studies, load_study(resolve_study(paths, n), paths.source_root.string()), true);
   if (options.allow_large_sweep)
-    for (auto& s : studies) s.max_runs = std::numeric_limits<std::size_t>::max();
+    for (auto& t : studies) t.study.max_runs = std::numeric_limits<std::size_t>::max();
+  // Imported studies that were not named are reused where stored: --force recomputes only what was named.
+  auto options_for = [&](const ToRun& t) {
+    RunOptions o = options;
+    o.force = options.force && t.named;
+    return o;
+  };
   Progress progress;
-  for (const auto& s : studies) progress.total += plan_study(s, tier, paths.results_root, options).todo.size();  // sweep errors first
+  for (const auto& t : studies)
+    progress.total += plan_study(t.study, tier, paths.results_root, options_for(t)).todo.size();  // sweep errors first
   if (!options.dry_run) require_writable(paths.results_root);
-  RunOptions opts = options;
-  opts.progress = &progress;
   const bool shard = options.shard.count > 1;
   int rc = 0, unstable = 0;
-  for (const auto& s : studies) {
+  for (const auto& t : studies) {
+    const Study& s = t.study;
+    RunOptions opts = options_for(t);
+    opts.progress = &progress;
     RunOutcome o = run_study(s, tier, paths.results_root, opts, log);
     unstable += o.unstable;
     if (o.failed || o.store_failures) rc = 1;

@@ -28,7 +28,8 @@ Paths default_paths();
 std::string resolve_study(const Paths& paths, const std::string& name_or_path);
 
 /// Loads every study first (all input errors before any run), checks that the results folder is
-/// writable, then runs and reports each. A shard (options.shard) only computes: its reports are
+/// writable, then runs and reports each, every study after the studies it imports (`[study] imports`;
+/// those run and report too, and `--force` recomputes only the studies named). A shard (options.shard) only computes: its reports are
 /// written by `grainlab report` once every shard is done.
 int run_studies(const std::vector<std::string>& studies, const std::string& tier, const RunOptions& options, const Paths& paths,
                 std::ostream& out, std::ostream& log);

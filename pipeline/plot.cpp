@@ -47,7 +47,7 @@ std::vector<std::string> write_plots(const Study& study, const Analysis& a, cons
       dat << "# series " << block << ": " << x << " " << y << (err.empty() ? "" : " " + err) << "\n";
       std::map<double, std::vector<std::pair<double, double>>> pts;
       for (const auto& r : a.rows)
-        if (r.status == "ok" && r.matches(where) && r.num.count(x) && r.num.count(y))
+        if (r.status == "ok" && r.matches(where) && r.num.count(x) && std::isfinite(r.num.at(x)) && r.num.count(y))
           pts[r.num.at(x)].emplace_back(r.num.at(y), err.empty() ? 0.0 : r.num.at(err));
       bool with_err = !err.empty();
       for (const auto& [xv, ys] : pts) {

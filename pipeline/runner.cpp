@@ -86,7 +86,9 @@ Plan plan_study(const Study& study, const std::string& tier, const fs::path& res
   return plan;
 }
 
-RunOutcome collect_study(const Study& study, const std::string& tier, const fs::path& results_root) {
+namespace {
+/// The stored runs of `study`'s own sweep (collect_study without the imports).
+RunOutcome collect_own(const Study& study, const std::string& tier, const fs::path& results_root) {
   RunOutcome out;
   out.specs = expand(study, tier);
   ResultStore store(study_results_dir(results_root, study, tier));
@@ -116,6 +118,20 @@ RunOutcome collect_study(const Study& study, const std::string& tier, const fs::
     }
     if (r->status == "failed" || r->status == "corrupt") ++out.failed;
     out.runs.push_back(*r);
+    out.studies.push_back(study.name);
+  }
+  return out;
+}
+}  // namespace
+
+RunOutcome collect_study(const Study& study, const std::string& tier, const fs::path& results_root) {
+  RunOutcome out;
+  for (const Study* source : run_sources(study)) {
+    RunOutcome part = collect_own(*source, tier, results_root);
+    out.specs.insert(out.specs.end(), part.specs.begin(), part.specs.end());
+    out.runs.insert(out.runs.end(), part.runs.begin(), part.runs.end());
+    out.studies.insert(out.studies.end(), part.studies.begin(), part.studies.end());
+    out.failed += part.failed;
   }
   return out;
 }
@@ -125,6 +141,14 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
   const Plan plan = plan_study(study, tier, results_root, options);
   RunOutcome out;
   out.specs = plan.specs;
+  // The stored runs, own and imported, replace the plan's specs (indices into them are done with).
+  auto adopt_stored = [&] {
+    RunOutcome c = collect_study(study, tier, results_root);
+    out.specs = std::move(c.specs);
+    out.runs = std::move(c.runs);
+    out.studies = std::move(c.studies);
+    return c.failed;
+  };
   const auto& todo = plan.todo;
   ResultStore store(study_results_dir(results_root, study, tier));
   out.reused = int(plan.unique - todo.size());
@@ -138,12 +162,16 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
       for (const auto& [k, v] : out.specs[i].parameters.values) params += fmt::format(" {}={}", k, to_string(v));
       log << fmt::format("  would run {}:{}\n", out.specs[i].key, params);
     }
-    out.runs = collect_study(study, tier, results_root).runs;
+    adopt_stored();
+    return out;
+  }
+  if (!study.runs_own()) {  // only imported runs, computed by running the imported studies
+    out.failed = adopt_stored();
     return out;
   }
   if (!study.experiment_available) {
     log << fmt::format("{}: not run: experiment '{}' not available in this build\n", study.name, study.experiment);
-    out.runs = collect_study(study, tier, results_root).runs;
+    adopt_stored();
     return out;
   }
   if (const int n = store.remove_orphans()) log << fmt::format("{}: removed {} temporary folders left by killed runs\n", label, n);
@@ -283,9 +311,7 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
     set_aside_untrusted(spec);
     arena.execute([&] { execute(spec, lock); });
   }
-  RunOutcome collected = collect_study(study, tier, results_root);
-  out.runs = collected.runs;
-  out.failed = std::max(collected.failed, failed);
+  out.failed = std::max(adopt_stored(), failed);
   return out;
 }
 

@@ -48,6 +48,9 @@ struct RunOptions {
 struct RunOutcome {
   std::vector<RunSpec> specs;
   std::vector<StoredRun> runs;  ///< in sweep order; status "missing" for dry runs / absent results
+  /// The study each run belongs to (parallel to runs): the study's own runs first, then those of the
+  /// studies it imports (run_sources), each in its sweep order.
+  std::vector<std::string> studies;
   int computed = 0, reused = 0, failed = 0;
   int unstable = 0;        ///< runs that stopped with an instability diagnosis (counted in failed)
   int store_failures = 0;  ///< runs computed but not stored (counted in failed)
@@ -65,12 +68,14 @@ std::filesystem::path study_results_dir(const std::filesystem::path& results_roo
 /// Expands the sweep and finds what is not stored (or cannot be trusted) yet. Read-only.
 Plan plan_study(const Study& study, const std::string& tier, const std::filesystem::path& results_root, const RunOptions& options);
 
-/// Executes the plan's runs and returns every run of the sweep from the store.
+/// Executes the plan's runs and returns every run of the sweep from the store, with the stored runs of the
+/// studies it imports (it does not run those: grainlab run runs the imported studies first, driver.hpp).
 RunOutcome run_study(const Study& study, const std::string& tier, const std::filesystem::path& results_root,
                      const RunOptions& options, std::ostream& log);
 
 /// Only reads the store (for reports): absent runs get status "missing", runs whose lock is held
-/// "running", runs whose writer died "failed" (with the attempt's host, pid and log).
+/// "running", runs whose writer died "failed" (with the attempt's host, pid and log). A study that
+/// imports others gets their runs of the same tier too (RunOutcome::studies names each run's study).
 RunOutcome collect_study(const Study& study, const std::string& tier, const std::filesystem::path& results_root);
 
 /// The cores this process may run on (its CPU affinity, e.g. under taskset or a Slurm allocation).

@@ -304,26 +304,57 @@ Where Item::where_filter() const {
   return out;
 }
 
-std::vector<std::string> Study::known_columns() const {
+namespace {
+/// Derived quantities that add a column to every run (the others give scalars).
+bool per_run_column(const Item& d) {
+  return d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce" || (d.kind == "min_reaching" && d.has("group_by")) ||
+         (d.kind == "model" && !d.has("at"));
+}
+
+/// Columns every stored run of `s` (or of a study it imports) carries: parameters, metrics, `replicate`,
+/// and `study` when it imports. Derived columns are computed by each study's own analysis, not imported.
+std::vector<std::string> run_columns(const Study& s) {
   std::vector<std::string> cols;
-  if (experiment_available)
-    for (const auto& p : find_experiment(experiment).parameters) cols.push_back(p.name);
+  if (s.runs_own() && s.experiment_available)
+    for (const auto& p : find_experiment(s.experiment).parameters) cols.push_back(p.name);
   // A pending experiment's parameters are known only where the study sets them.
   auto add_sweep = [&](const Sweep& sw) {
     for (const auto& [k, v] : sw.grid) cols.push_back(k);
     for (const auto& [k, v] : sw.zip) cols.push_back(k);
   };
-  for (const auto& [k, v] : parameters) cols.push_back(k);
-  add_sweep(sweep);
-  for (const auto& [name, t] : tiers) {
+  for (const auto& [k, v] : s.parameters) cols.push_back(k);
+  add_sweep(s.sweep);
+  for (const auto& [name, t] : s.tiers) {
     for (const auto& [k, v] : t.parameters) cols.push_back(k);
     add_sweep(t.sweep);
   }
-  cols.insert(cols.end(), metrics.begin(), metrics.end());
-  for (const auto& d : derived)
-    if (d.kind == "ratio" || d.kind == "time_average") cols.push_back(d.name);
+  cols.insert(cols.end(), s.metrics.begin(), s.metrics.end());
   cols.push_back("replicate");
+  for (const auto& imp : s.imported) {
+    const auto more = run_columns(imp);
+    for (const auto& c : more)
+      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+  }
+  if (!s.imported.empty() && std::find(cols.begin(), cols.end(), "study") == cols.end()) cols.push_back("study");
   return cols;
+}
+}  // namespace
+
+std::vector<std::string> Study::known_columns() const {
+  std::vector<std::string> cols = run_columns(*this);
+  for (const auto& d : derived)
+    if (per_run_column(d)) cols.push_back(d.name);
+  return cols;
+}
+
+std::vector<const Study*> run_sources(const Study& s) {
+  std::vector<const Study*> out;
+  auto add = [&](auto&& self, const Study& t) -> void {
+    if (t.runs_own() && std::none_of(out.begin(), out.end(), [&](const Study* o) { return o->name == t.name; })) out.push_back(&t);
+    for (const auto& imp : t.imported) self(self, imp);
+  };
+  add(add, s);
+  return out;
 }
 
 namespace {
@@ -334,13 +365,23 @@ const Experiment* read_study_table(Study& s, const toml::table& root) {
   const std::string& file = s.file;
   const toml::table* st = sub_table(file, root, "study", "");
   if (!st) fail(file, "study", "missing [study] table");
-  only_keys(file, "study.", *st, {"name", "title", "description", "paper", "experiment", "experiment_pending", "metrics", "tiers"});
+  only_keys(file, "study.", *st, {"name", "title", "description", "paper", "experiment", "experiment_pending", "metrics", "tiers", "imports"});
   need_identifier(file, *st, "name", "study.", "it names the results folder");
   s.name = need_string(file, *st, "name", "study.");
   s.title = need_string(file, *st, "title", "study.", false);
   s.description = need_string(file, *st, "description", "study.", false);
   s.paper = need_string(file, *st, "paper", "study.", false);
-  s.experiment = need_string(file, *st, "experiment", "study.");
+  // A study that imports others may have no experiment of its own: it analyses their runs.
+  const bool imports = st->get("imports") != nullptr;
+  s.experiment = need_string(file, *st, "experiment", "study.", !imports);
+  if (!s.runs_own()) {
+    for (const char* key : {"experiment_pending", "metrics"})
+      if (st->get(key))
+        fail(at(file, *st->get(key)), fmt::format("study.{}", key),
+             "needs study.experiment (a study without one analyses the runs of the studies it imports, with their metrics)");
+    s.tier_names = read_tier_names(file, *st);
+    return nullptr;
+  }
   bool pending = false;
   if (auto p = st->get("experiment_pending")) {
     if (!p->is_boolean()) fail(at(file, *p), "study.experiment_pending", "must be true or false");
@@ -396,6 +437,38 @@ void check_replicates(const Study& s, const toml::table& root, const Experiment*
   }
 }
 
+/// The model keys of a fit or model quantity: as many x columns as the model takes, eq41's own settings
+/// (tolerance eps > 0, required; narrow_width) only for eq41, and for a model quantity one coefficient per
+/// parameter (a number or a scalar of an earlier derived quantity) and `at` (one value per x).
+void check_model_keys(const Item& d, const std::set<std::string>& scalars) {
+  const std::string model = d.text("model"), at_d = "derived '" + d.name + "'.";
+  const auto x = d.texts("x");
+  if (x.size() != model_inputs(model))
+    fail(d.at_key("x"), at_d + "x", fmt::format("model '{}' takes {} x column{}{}, got {}", model, model_inputs(model),
+                                               model_inputs(model) == 1 ? "" : "s", model == "eq41" ? " (l, w, I)" : "", x.size()));
+  if (d.has("one_per") != d.has("keep_largest"))
+    fail(d.where, at_d + (d.has("one_per") ? "keep_largest" : "one_per"),
+         "one_per and keep_largest go together (one run per group of equal one_per columns: the one with the largest keep_largest)");
+  for (const char* key : {"tolerance", "narrow_width"})
+    if (d.has(key) && model != "eq41") fail(d.at_key(key), at_d + key, fmt::format("only model 'eq41' has a {}", key));
+  if (model == "eq41") {
+    if (!d.has("tolerance")) fail(d.where, at_d + "tolerance", "missing (required for model 'eq41': the eps of N_it^eps, e.g. 0.05)");
+    if (!(d.number("tolerance", 0) > 0)) fail(d.at_key("tolerance"), at_d + "tolerance", "must be > 0");
+  }
+  if (d.kind != "model") return;
+  const auto names = model_parameters(model);
+  const toml::array& terms = *d.spec->get("parameters")->as_array();
+  if (terms.size() != names.size())
+    fail(d.at_key("parameters"), at_d + "parameters",
+         fmt::format("model '{}' has {} parameters ({}), got {} values", model, names.size(), fmt::join(names, ", "), terms.size()));
+  for (const auto& t : terms)
+    if (auto q = t.as_string(); q && !scalars.count(q->get()))
+      fail(d.at_key("parameters"), at_d + "parameters",
+           fmt::format("'{}' is not a scalar of an earlier derived quantity{}", q->get(), did_you_mean(q->get(), {scalars.begin(), scalars.end()})));
+  if (d.has("at") && d.spec->get("at")->as_array()->size() != x.size())
+    fail(d.at_key("at"), at_d + "at", fmt::format("{} values for {} x columns (one per x)", d.spec->get("at")->as_array()->size(), x.size()));
+}
+
 /// min <= max where a check or derived quantity has both.
 void ordered(const Item& it, const std::string& section, const std::string& lo, const std::string& hi) {
   if (it.has(lo) && it.has(hi) && it.number(lo, 0) > it.number(hi, 0))
@@ -426,7 +499,64 @@ void check_where_filters(const Study& s) {
 
 }  // namespace
 
+namespace {
+Study load_study_from(const std::string& path, const std::string& source_root, std::vector<std::string>& loading);
+
+/// `[study] imports = ["a", "b"]`: each a study file NAME.toml in this file's folder, loaded (and so
+/// validated) recursively; a cycle, an unknown name and a tier of this study that an import lacks are
+/// errors at the name's line. `loading` holds the files being loaded, outermost first (for cycles).
+void read_imports(Study& s, const toml::table& st, const std::string& source_root, std::vector<std::string>& loading) {
+  const std::string& file = s.file;
+  const toml::node* n = st.get("imports");
+  if (!n) return;
+  if (!n->is_array() || n->as_array()->empty()) fail(at(file, *n), "study.imports", "must be a non-empty array of study names");
+  const fs::path dir = fs::path(file).parent_path();
+  std::set<std::string> seen;
+  for (const auto& x : *n->as_array()) {
+    const std::string where = at(file, x);
+    if (!x.is_string() || !plain_identifier(x.as_string()->get()))
+      fail(where, "study.imports", "each import must be a study name (NAME for NAME.toml in the same folder as this file)");
+    const std::string name = x.as_string()->get();
+    if (!seen.insert(name).second) fail(where, "study.imports", fmt::format("study '{}' imported twice", name));
+    const fs::path f = dir / (name + ".toml");
+    if (!fs::is_regular_file(f)) {
+      std::vector<std::string> known;
+      for (const auto& g : study_files(dir.string())) known.push_back(fs::path(g).stem().string());
+      fail(where, "study.imports",
+           fmt::format("no study '{}' to import ({} not found){} (known: {})", name, f.string(), did_you_mean(name, known),
+                       fmt::join(known, ", ")));
+    }
+    const std::string canonical = fs::weakly_canonical(f).string();
+    if (auto it = std::find(loading.begin(), loading.end(), canonical); it != loading.end()) {
+      std::vector<std::string> chain;
+      for (; it != loading.end(); ++it) chain.push_back(fs::path(*it).stem().string());
+      chain.push_back(name);
+      fail(where, "study.imports", fmt::format("import cycle: {}", fmt::join(chain, " -> ")));
+    }
+    Study imported;
+    try {
+      imported = load_study_from(f.string(), source_root, loading);
+    } catch (const StudyError& e) {
+      throw StudyError(fmt::format("{} (imported at {}: study.imports)", e.what(), where));
+    }
+    for (const auto& tier : s.tier_names)
+      if (std::find(imported.tier_names.begin(), imported.tier_names.end(), tier) == imported.tier_names.end())
+        fail(where, "study.imports",
+             fmt::format("imported study '{}' has no tier '{}' (its tiers: {}); a tier of this study analyses the same tier of "
+                         "every study it imports",
+                         name, tier, fmt::join(imported.tier_names, ", ")));
+    s.imported.push_back(std::move(imported));
+  }
+}
+}  // namespace
+
 Study load_study(const std::string& path, const std::string& source_root) {
+  std::vector<std::string> loading;
+  return load_study_from(path, source_root, loading);
+}
+
+namespace {
+Study load_study_from(const std::string& path, const std::string& source_root, std::vector<std::string>& loading) {
   Study s;
   s.file = path;
   toml::table root;
@@ -439,6 +569,13 @@ Study load_study(const std::string& path, const std::string& source_root) {
   const std::string file = path;
   only_keys(file, "", root, {"study", "parameters", "sweep", "tiers", "derived", "plot", "table", "check"});
   const Experiment* e = read_study_table(s, root);
+  loading.push_back(fs::weakly_canonical(path).string());
+  read_imports(s, *root.get("study")->as_table(), source_root, loading);
+  loading.pop_back();
+  if (!s.runs_own())
+    for (const char* key : {"parameters", "sweep", "tiers"})
+      if (auto n = root.get(key))
+        fail(at(file, *n), key, "needs study.experiment: a study without one has no runs of its own, only those it imports");
 
   if (auto p = sub_table(file, root, "parameters", "")) s.parameters = read_parameters(file, *p, "parameters.", e);
   if (auto sw = sub_table(file, root, "sweep", "")) s.sweep = read_sweep(file, *sw, "sweep.", e);
@@ -487,10 +624,12 @@ Study load_study(const std::string& path, const std::string& source_root) {
   const std::vector<std::string> all_columns = s.known_columns();
   for (const auto& d : s.derived) {
     // A derived column may not shadow a parameter or metric (the frame would silently overwrite it).
-    if ((d.kind == "ratio" || d.kind == "time_average") && std::count(all_columns.begin(), all_columns.end(), d.name) > 1)
+    if (per_run_column(d) && std::count(all_columns.begin(), all_columns.end(), d.name) > 1)
       fail(d.at_key("name"), "derived '" + d.name + "'.name", fmt::format("'{}' is already a column (parameter or metric)", d.name));
     ordered(d, "derived", "from", "to");
-    if (d.kind == "ratio" || d.kind == "time_average") {
+    if (d.kind == "coalesce")
+      for (const auto& c : d.texts("of")) column(d, "derived", "of", c);
+    if (d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce") {
       if (d.kind == "ratio") {
         column(d, "derived", "numerator", d.text("numerator"));
         column(d, "derived", "denominator", d.text("denominator"));
@@ -499,6 +638,11 @@ Study load_study(const std::string& path, const std::string& source_root) {
     }
     for (const auto& [key, spec] : derived_schemas().at(d.kind))
       if (spec.type == KeyType::column && d.has(key)) column(d, "derived", key, d.text(key));
+    for (const char* key : {"x", "group_by", "one_per"})  // lists of columns
+      if (d.has(key) && (d.kind == "fit" || d.kind == "model" || d.kind == "min_reaching"))
+        for (const auto& c : d.texts(key)) column(d, "derived", key, c);
+    if (d.kind == "fit" || d.kind == "model") check_model_keys(d, scalars);
+    if (per_run_column(d)) continue;
     if (scalars.count(d.name)) fail(d.at_key("name"), "derived '" + d.name + "'.name", "duplicate scalar name");
     scalars.insert(d.name);
     if (d.kind == "mean") scalars.insert(d.name + ".se");
@@ -523,8 +667,7 @@ Study load_study(const std::string& path, const std::string& source_root) {
              fmt::format("model '{}' has {} parameters ({}), guess has {} values", d.text("model"), names.size(), fmt::join(names, ", "),
                          g->as_array()->size()));
       for (const auto& n : names) scalars.insert(d.name + "." + n), scalars.insert(d.name + "." + n + "_se");
-      scalars.insert(d.name + ".r2");
-      scalars.insert(d.name + ".rss");
+      for (const char* stat : {".r2", ".rss", ".points", ".skipped"}) scalars.insert(d.name + stat);
     }
   }
   for (const auto& p : s.plots) {
@@ -606,6 +749,8 @@ Study load_study(const std::string& path, const std::string& source_root) {
   check_where_filters(s);
   return s;
 }
+
+}  // namespace
 
 std::vector<std::string> study_files(const std::string& dir) {
   std::vector<std::string> out;

@@ -64,7 +64,7 @@ struct Item {
 struct Study {
   std::string name, title, description, paper;
   std::string file;        ///< path of the TOML file
-  std::string experiment;  ///< registered experiment name
+  std::string experiment;  ///< registered experiment name; empty for a study that only analyses imported runs
   bool experiment_available = true;  ///< false only with `experiment_pending = true` (not in this build)
   std::vector<std::string> tier_names = {"quick", "full"};  ///< quick, full and the tiers declared in [study]
   std::size_t max_runs = 100000;  ///< expand refuses larger sweeps (`grainlab run --allow-large-sweep` lifts it)
@@ -73,10 +73,20 @@ struct Study {
   Sweep sweep;
   std::map<std::string, Tier> tiers;
   std::vector<Item> derived, plots, tables, checks;
+  /// `[study] imports`: studies (names in this file's folder) whose runs of the same tier join this study's
+  /// analysis table, each row tagged with its study in the text column `study`. Loaded and validated here.
+  std::vector<Study> imported;
 
-  /// Column names known before running: parameters, declared metrics, derived per-run columns.
+  /// Whether this study has runs of its own (an experiment); an import-only study has none.
+  bool runs_own() const { return !experiment.empty(); }
+  /// Column names known before running: parameters, declared metrics, derived per-run columns, and the
+  /// parameters, metrics and `study` column of the imported studies.
   std::vector<std::string> known_columns() const;
 };
+
+/// The studies whose own runs make up `s`'s analysis table: `s` itself when it has runs, then every study
+/// it imports, recursively, each once (a study imported along two paths contributes its runs once).
+std::vector<const Study*> run_sources(const Study& s);
 
 /// Parses and validates a study file. `source_root` resolves relative reference-file paths.
 Study load_study(const std::string& path, const std::string& source_root);

@@ -58,10 +58,14 @@ std::size_t saturating_product(const TierSweep& ts) {
 }
 }  // namespace
 
-std::size_t sweep_size(const Study& study, const std::string& tier) { return saturating_product(tier_sweep(study, tier)); }
+std::size_t sweep_size(const Study& study, const std::string& tier) {
+  const TierSweep ts = tier_sweep(study, tier);  // an unknown tier is an error even without runs
+  return study.runs_own() ? saturating_product(ts) : 0;
+}
 
 std::vector<RunSpec> expand(const Study& study, const std::string& tier) {
   const TierSweep ts = tier_sweep(study, tier);
+  if (!study.runs_own()) return {};  // it analyses the runs of the studies it imports
   const Sweep& sweep = ts.sweep;
   if (sweep.replicates > 1 && sweep.seed_parameter.empty())  // the loader reports this with a line already
     throw StudyError(fmt::format("{}: sweep.seed_parameter: required when replicates > 1", study.file));

@@ -28,7 +28,7 @@ TierSweep tier_sweep(const Study& study, const std::string& tier);
 /// Runs of a tier, counted without expanding (saturates at SIZE_MAX): cheap for any sweep size.
 std::size_t sweep_size(const Study& study, const std::string& tier);
 
-/// The product of tier_sweep. Refuses more than study.max_runs runs (naming the count) before expanding.
+/// The product of tier_sweep (no runs for a study without an experiment of its own). Refuses more than study.max_runs runs (naming the count) before expanding.
 std::vector<RunSpec> expand(const Study& study, const std::string& tier);
 
 /// FNV-1a 64 of "experiment\nname=value\n..." over the complete parameters, in hex.

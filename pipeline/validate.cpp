@@ -94,11 +94,18 @@ const std::map<std::string, Schema>& derived_schemas() {
         {"mean", with(with(common, where), {{"y", req(KeyType::column)}})},
         {"min_reaching", with(with(common, where), {{"x", req(KeyType::column)}, {"y", req(KeyType::column)},
                                                     {"threshold", req(KeyType::number)}, {"direction", one_of({"below", "above"})},
-                                                    {"stays", opt(KeyType::boolean)}})},
+                                                    {"stays", opt(KeyType::boolean)}, {"group_by", opt(KeyType::texts)}})},
+        {"coalesce", with(common, {{"of", req(KeyType::texts)}})},
         {"scalar_mean", with(common, {{"of", req(KeyType::texts)}, {"per", opt(KeyType::texts)},
                                       {"mean", one_of({"geometric", "arithmetic"})}})},
-        {"fit", with(with(common, where), {{"model", one_of(model_names(), true)}, {"x", req(KeyType::column)}, {"y", req(KeyType::column)},
-                                           {"guess", opt(KeyType::numbers)}})},
+        {"fit", with(with(common, where), {{"model", one_of(model_names(), true)}, {"x", req(KeyType::texts)}, {"y", req(KeyType::column)},
+                                           {"guess", opt(KeyType::numbers)}, {"tolerance", opt(KeyType::number)},
+                                           {"narrow_width", opt(KeyType::number)}, {"one_per", opt(KeyType::texts)},
+                                           {"keep_largest", opt(KeyType::column)}})},
+        {"model", with(with(common, where), {{"model", one_of(model_names(), true)}, {"x", req(KeyType::texts)},
+                                             {"parameters", req(KeyType::terms)}, {"tolerance", opt(KeyType::number)},
+                                             {"narrow_width", opt(KeyType::number)}, {"at", opt(KeyType::numbers)},
+                                             {"one_per", opt(KeyType::texts)}, {"keep_largest", opt(KeyType::column)}})},
     };
     for (auto& [kind, schema] : out) schema["kind"] = one_of(keys_of(out), true);
     return out;
@@ -262,6 +269,17 @@ void check_value(const Loc& loc, const std::string& key, const toml::node& n, co
       }
       break;
     }
+    case KeyType::terms: {
+      auto list = n.as_array();
+      if (!list || list->empty()) wrong("a non-empty list of numbers or scalar names");
+      for (const auto& x : *list) {
+        if (x.is_string()) continue;
+        const auto v = number_of(x);
+        if (!v) fail(loc(x), key, "must be a list of numbers or scalar names, got " + type_name(x));
+        finite(loc, key, x, *v);
+      }
+      break;
+    }
     case KeyType::where: check_where_table(loc, key, n); break;
     case KeyType::table:
       if (!n.is_table()) wrong("a table");
@@ -319,10 +337,12 @@ std::string shown(const std::vector<ParamValue>& values) {
 
 }  // namespace
 
-void validate_where(const Study& s, const Where& filter, const std::string& where, const std::string& key) {
-  if (filter.empty()) return;
+namespace {
+
+/// The parameter names a filter may use on the runs of `s`: its experiment's, or (pending experiment) those
+/// the study sets anywhere, and `replicate`.
+std::vector<std::string> parameter_names(const Study& s) {
   const Experiment* e = s.experiment_available ? &find_experiment(s.experiment) : nullptr;
-  // Parameter names: the experiment's, or (pending experiment) those the study sets anywhere.
   std::vector<std::string> names = {"replicate"};
   if (e)
     for (const auto& p : e->parameters) names.push_back(p.name);
@@ -332,73 +352,120 @@ void validate_where(const Study& s, const Where& filter, const std::string& wher
     for (const auto& [k, v] : ts.sweep.grid) names.push_back(k);
     for (const auto& [k, v] : ts.sweep.zip) names.push_back(k);
   }
+  return names;
+}
+
+/// Why `filter` selects no run of `s` (a study with runs of its own) in `tier`: {key, message}, or an empty
+/// message when it selects one. `tagged`: its runs carry the text column `study` = s.name.
+std::pair<std::string, std::string> where_miss(const Study& s, const Where& filter, const std::string& tier, bool tagged,
+                                               const std::string& key) {
+  const Experiment* e = s.experiment_available ? &find_experiment(s.experiment) : nullptr;
+  const std::vector<std::string> names = parameter_names(s);
+  const TierSweep ts = tier_sweep(s, tier);
+  const Sweep& sw = ts.sweep;
+  const std::size_t reps = std::size_t(std::max(1, sw.replicates));
+  // The values each filtered parameter takes in this tier (grid axes are independent; the zipped group is
+  // checked jointly below).
+  auto values_of = [&](const std::string& k) -> std::optional<std::vector<ParamValue>> {
+    if (k == "replicate") {
+      std::vector<ParamValue> r;
+      for (std::size_t i = 0; i < reps; ++i) r.push_back(std::int64_t(i));
+      return r;
+    }
+    if (k == sw.seed_parameter && reps > 1) {
+      std::vector<ParamValue> r;
+      for (std::size_t i = 0; i < reps; ++i) r.push_back(std::int64_t(sw.seed_base + std::int64_t(i)));
+      return r;
+    }
+    if (auto g = sw.grid.find(k); g != sw.grid.end()) return g->second;
+    if (auto z = sw.zip.find(k); z != sw.zip.end()) return z->second;
+    if (auto b = ts.base.find(k); b != ts.base.end()) return std::vector<ParamValue>{b->second};
+    if (e && e->find(k)) return std::vector<ParamValue>{e->find(k)->default_value};
+    return std::nullopt;
+  };
+  for (const auto& [k, values] : filter) {
+    if (tagged && k == "study") {
+      if (!any_same(values, s.name)) return {key + ".study", fmt::format("no run of study '{}' has study = {}", s.name, shown(values))};
+      continue;
+    }
+    if (std::find(names.begin(), names.end(), k) == names.end())
+      return {key + "." + k, fmt::format("study '{}' has no parameter '{}'", s.name, k)};
+    const auto runs = values_of(k);
+    if (!runs) continue;
+    for (const auto& v : values)
+      if (!any_same(*runs, v))
+        return {key + "." + k, fmt::format("no run of tier '{}' has {} = {} (its values: {})", tier, k, to_string(v), shown(*runs))};
+  }
+  // Zipped parameters vary together: some index must match every filtered one.
+  bool zipped = false, joint = sw.zip.empty();
+  const std::size_t len = sw.zip.empty() ? 0 : sw.zip.begin()->second.size();
+  for (std::size_t i = 0; i < len && !joint; ++i) {
+    bool all = true;
+    for (const auto& [k, values] : filter)
+      if (auto z = sw.zip.find(k); z != sw.zip.end() && !(k == sw.seed_parameter && reps > 1)) {
+        zipped = true;
+        all = all && any_same(values, z->second[i]);
+      }
+    joint = all;
+  }
+  // The seed parameter and the replicate index vary together (seed = seed_base + replicate).
+  if (reps > 1 && filter.count("replicate") && filter.count(sw.seed_parameter)) {
+    bool found = false;
+    for (std::size_t r = 0; r < reps && !found; ++r)
+      found = any_same(filter.at("replicate"), std::int64_t(r)) &&
+              any_same(filter.at(sw.seed_parameter), std::int64_t(sw.seed_base + std::int64_t(r)));
+    if (!found)
+      return {key, fmt::format("no run of tier '{}' matches both replicate and {} (seed = {} + replicate)", tier, sw.seed_parameter,
+                               sw.seed_base)};
+  }
+  if (zipped && !joint) {
+    std::vector<std::string> parts;
+    for (const auto& [k, values] : filter) parts.push_back(fmt::format("{} = {}", k, shown(values)));
+    return {key, fmt::format("no run of tier '{}' matches {{ {} }} (the zipped values never occur together)", tier, fmt::join(parts, ", "))};
+  }
+  return {key, ""};
+}
+
+}  // namespace
+
+void validate_where(const Study& s, const Where& filter, const std::string& where, const std::string& key) {
+  if (filter.empty()) return;
+  const std::vector<const Study*> sources = run_sources(s);
+  const bool tagged = !s.imported.empty();
+  // Names: a parameter of some study whose runs are analysed here (or `study` where runs are tagged).
+  std::vector<std::string> names;
+  if (tagged) names.push_back("study");
+  for (const Study* src : sources)
+    for (const auto& n : parameter_names(*src)) names.push_back(n);
   for (const auto& [k, values] : filter) {
     if (std::find(names.begin(), names.end(), k) == names.end())
       fail(where, key + "." + k, fmt::format("'{}' is not a parameter of this study{}", k, did_you_mean(k, names)));
-    const ParameterSpec* spec = e ? e->find(k) : nullptr;
     for (const auto& v : values) {
-      const bool text = std::holds_alternative<std::string>(v);
-      if (spec && (spec->type == ParamType::text) != text)
-        fail(where, key + "." + k, fmt::format("{} is a {} parameter, got {}", k, to_string(spec->type), to_string(v)));
+      if (k == "study" && tagged && !std::holds_alternative<std::string>(v))
+        fail(where, key + ".study", fmt::format("study is a text column (the study name), got {}", to_string(v)));
+      for (const Study* src : sources) {
+        const ParameterSpec* spec = src->experiment_available ? find_experiment(src->experiment).find(k) : nullptr;
+        const bool text = std::holds_alternative<std::string>(v);
+        if (spec && (spec->type == ParamType::text) != text)
+          fail(where, key + "." + k, fmt::format("{} is a {} parameter, got {}", k, to_string(spec->type), to_string(v)));
+      }
     }
   }
   for (const auto& tier : s.tier_names) {
-    const TierSweep ts = tier_sweep(s, tier);
-    const Sweep& sw = ts.sweep;
-    const std::size_t reps = std::size_t(std::max(1, sw.replicates));
-    // The values each filtered parameter takes in this tier (grid axes are independent; the zipped group is
-    // checked jointly below).
-    auto values_of = [&](const std::string& k) -> std::optional<std::vector<ParamValue>> {
-      if (k == "replicate") {
-        std::vector<ParamValue> r;
-        for (std::size_t i = 0; i < reps; ++i) r.push_back(std::int64_t(i));
-        return r;
+    std::vector<std::pair<std::string, std::string>> misses;
+    for (const Study* src : sources) {
+      auto miss = where_miss(*src, filter, tier, tagged, key);
+      if (miss.second.empty()) {
+        misses.clear();
+        break;
       }
-      if (k == sw.seed_parameter && reps > 1) {
-        std::vector<ParamValue> r;
-        for (std::size_t i = 0; i < reps; ++i) r.push_back(std::int64_t(sw.seed_base + std::int64_t(i)));
-        return r;
-      }
-      if (auto g = sw.grid.find(k); g != sw.grid.end()) return g->second;
-      if (auto z = sw.zip.find(k); z != sw.zip.end()) return z->second;
-      if (auto b = ts.base.find(k); b != ts.base.end()) return std::vector<ParamValue>{b->second};
-      if (e && e->find(k)) return std::vector<ParamValue>{e->find(k)->default_value};
-      return std::nullopt;
-    };
-    for (const auto& [k, values] : filter) {
-      const auto runs = values_of(k);
-      if (!runs) continue;
-      for (const auto& v : values)
-        if (!any_same(*runs, v))
-          fail(where, key + "." + k, fmt::format("no run of tier '{}' has {} = {} (its values: {})", tier, k, to_string(v), shown(*runs)));
+      misses.push_back(std::move(miss));
     }
-    // Zipped parameters vary together: some index must match every filtered one.
-    bool zipped = false, joint = sw.zip.empty();
-    const std::size_t len = sw.zip.empty() ? 0 : sw.zip.begin()->second.size();
-    for (std::size_t i = 0; i < len && !joint; ++i) {
-      bool all = true;
-      for (const auto& [k, values] : filter)
-        if (auto z = sw.zip.find(k); z != sw.zip.end() && !(k == sw.seed_parameter && reps > 1)) {
-          zipped = true;
-          all = all && any_same(values, z->second[i]);
-        }
-      joint = all;
-    }
-    // The seed parameter and the replicate index vary together (seed = seed_base + replicate).
-    if (reps > 1 && filter.count("replicate") && filter.count(sw.seed_parameter)) {
-      bool found = false;
-      for (std::size_t r = 0; r < reps && !found; ++r)
-        found = any_same(filter.at("replicate"), std::int64_t(r)) &&
-                any_same(filter.at(sw.seed_parameter), std::int64_t(sw.seed_base + std::int64_t(r)));
-      if (!found)
-        fail(where, key, fmt::format("no run of tier '{}' matches both replicate and {} (seed = {} + replicate)", tier,
-                                     sw.seed_parameter, sw.seed_base));
-    }
-    if (zipped && !joint) {
-      std::vector<std::string> parts;
-      for (const auto& [k, values] : filter) parts.push_back(fmt::format("{} = {}", k, shown(values)));
-      fail(where, key, fmt::format("no run of tier '{}' matches {{ {} }} (the zipped values never occur together)", tier,
-                                   fmt::join(parts, ", ")));
+    if (misses.size() == 1) fail(where, misses[0].first, misses[0].second);
+    if (!misses.empty()) {
+      std::vector<std::string> why;
+      for (std::size_t i = 0; i < misses.size(); ++i) why.push_back(fmt::format("{}: {}", sources[i]->name, misses[i].second));
+      fail(where, key, fmt::format("selects no run of tier '{}' in any study it analyses ({})", tier, fmt::join(why, "; ")));
     }
   }
 }

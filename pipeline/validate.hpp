@@ -38,6 +38,7 @@ enum class KeyType {
   column,    ///< a string naming a column (existence checked by the loader)
   texts,     ///< a string or a non-empty list of strings
   numbers,   ///< a list of finite numbers
+  terms,     ///< a non-empty list of finite numbers or names (of scalars: model coefficients)
   where,     ///< a `where` table: name = value or name = [values]
   table,     ///< a table (validated by its own schema)
   tables,    ///< a non-empty array of tables (plot series)
@@ -65,8 +66,9 @@ const Schema& table_schema();
 void validate_keys(const std::string& file, const std::string& prefix, const toml::table& t, const Schema& schema,
                    const std::string& required_note = "", const std::string& fallback = "");
 
-/// A `where` filter must name parameters of the study (or `replicate`) and select at least one run in every
-/// tier, with every listed value taken by some run of that tier. `key` names the filter in messages.
+/// A `where` filter must name parameters of the study (or `replicate`; `study` for a study that imports others)
+/// and select at least one run in every tier, with every listed value taken by some run of that tier. For a
+/// study that imports others, the runs are those of every study in run_sources(s). `key` names the filter.
 void validate_where(const Study& s, const Where& filter, const std::string& where, const std::string& key);
 
 }  // namespace grainlab::pipeline
