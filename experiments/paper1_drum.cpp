@@ -44,7 +44,7 @@ const std::vector<std::string> simulation_metrics = {
     "particles", "contacts", "contacts_per_particle", "impacting_fraction", "impact_stage_fraction",
     "contact_iterations", "iterations_used", "plug_thickness", "plug_thickness_sd", "surface_angle_deg",
     "surface_angle_sd_deg", "surface_angle_period", "kinetic_energy", "kinetic_energy_rel_sd",
-    "shell_radius", "tip_radius", "tooth_length_used", "n_it_required"};
+    "shell_radius", "tip_radius", "tooth_length_used", "n_it_required", "n_it_required_capped"};
 
 struct DrumGeometry {
   DrumShape shape;
@@ -389,6 +389,8 @@ RunResult run_drum(const Parameters& p, RunContext& ctx) {
   contact_iterations += main.contact_iterations;
   for (auto& [k, v] : main.metrics) out.metrics[k] = v;
   out.metrics["n_it_required"] = required;
+  // For trends (Fig. 10 vs omega): "never within the ladder" as the lower bound largest rung + 1.
+  out.metrics["n_it_required_capped"] = std::isnan(required) && !ladder.empty() ? ladder.back() + 1.0 : required;
   out.metrics["contact_iterations"] = contact_iterations;
   out.metrics["shell_radius"] = drum.shape.body.radius;
   out.metrics["tip_radius"] = tip_radius;

@@ -132,6 +132,7 @@ BOOST_AUTO_TEST_CASE(drum_readings_and_froude) {
   const RunResult k = e.run(e.complete({{"protocol", std::string("kinematics")}}), ctx);
   BOOST_TEST(k.metrics.at("froude") == 0.63 * std::sqrt(0.8 / (2 * 9.8)), boost::test_tools::tolerance(1e-12));
   BOOST_TEST(std::abs(k.metrics.at("froude") - 0.13) <= 0.005);
+  BOOST_TEST(std::abs(0.63 * 0.63 * 0.4 / 9.8 - 0.13) > 0.005);  // the squared convention would fail C40
   BOOST_TEST(k.metrics.at("continuation_duration") == 2 * pi / 0.63 / 3 + 3.5, boost::test_tools::tolerance(1e-12));
   const std::map<std::string, ParamValue> tiny{{"count", std::int64_t(60)}, {"prep_time", 0.2},
                                                {"continuation_time", 0.3}, {"continuation_revolutions", 0.0},
@@ -173,6 +174,11 @@ BOOST_AUTO_TEST_CASE(ladder_rungs_restart_from_the_prepared_state) {
   BOOST_TEST(ladder.rows[1][0] == 20.0);
   BOOST_TEST(ladder.rows[1][1] == r.metrics.at("eps_c"));  // bitwise
   BOOST_TEST(r.metrics.at("n_it_required") == 5.0);        // threshold 1: every rung reaches
+  auto strict = m;
+  strict["threshold"] = 1e-9;  // no rung reaches: NaN, capped at the largest rung + 1
+  const RunResult never = e.run(e.complete(strict), ctx);
+  BOOST_TEST(std::isnan(never.metrics.at("n_it_required")));
+  BOOST_TEST(never.metrics.at("n_it_required_capped") == 21.0);
   auto bad = m;
   bad["iteration_ladder"] = std::string("20,5");
   BOOST_CHECK_THROW(e.run(e.complete(bad), ctx), std::exception);
