@@ -21,6 +21,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,7 @@ const std::vector<std::string> simulation_metrics = {
     "particles", "contacts", "contacts_per_particle", "impacting_fraction", "impact_stage_fraction",
     "contact_iterations", "iterations_used", "plug_thickness", "plug_thickness_sd", "surface_angle_deg",
     "surface_angle_sd_deg", "surface_angle_period", "kinetic_energy", "kinetic_energy_rel_sd",
-    "shell_radius", "tip_radius", "tooth_length_used", "n_it_required", "n_it_required_capped"};
+    "shell_radius", "tip_radius", "tooth_length_used", "n_it_required", "n_it_required_capped", "profile_deviation_ref"};
 
 struct DrumGeometry {
   DrumShape shape;
@@ -158,21 +159,51 @@ struct Continuation {
   std::map<std::string, double> metrics;
   TimeSeries flow, profile;
   double contact_iterations = 0;
+  DrumBed bed;                 ///< profile over all measurement steps
+  std::vector<double> samples; ///< particle samples per profile bin
 };
 
-// Runs the continuation at `iterations` on `w` (already prepared) and measures over its last steps.
-Continuation continue_and_measure(World& w, const Parameters& p, const NdemSettings& base, int iterations,
+/// One continuation: N_it, time step, duration and measurement (steps of that time step).
+struct ContinuationPlan {
+  int iterations = 0;
+  double dt = 0;
+  double duration = 0;
+  int measure = 0, window = 0;
+};
+
+ContinuationPlan plan_from(const Parameters& p, int iterations) {
+  return {iterations, p.real("dt"), continuation_duration(p), int(p.integer("measure_steps")),
+          int(p.integer("window_steps"))};
+}
+
+// The small-step reference (C15): same continuation at reference_dt and reference_iterations (for
+// reference_time when > 0), measured over the same time span (at most its second half) in windows of
+// the same length.
+ContinuationPlan reference_plan(const Parameters& p) {
+  ContinuationPlan r;
+  r.iterations = int(p.integer("reference_iterations"));
+  r.dt = p.real("reference_dt");
+  r.duration = p.real("reference_time") > 0 ? p.real("reference_time") : continuation_duration(p);
+  const double span = std::min(double(p.integer("measure_steps")) * p.real("dt"), 0.5 * r.duration);
+  r.window = std::max(1, int(std::llround(double(p.integer("window_steps")) * p.real("dt") / r.dt)));
+  r.measure = std::max(1, int(std::llround(span / r.dt / r.window))) * r.window;
+  return r;
+}
+
+// Runs the continuation `plan` on `w` (already prepared) and measures over its last steps.
+Continuation continue_and_measure(World& w, const Parameters& p, const NdemSettings& base, const ContinuationPlan& plan,
                                   const StabilityGuard& guard) {
   const double d = p.real("diameter");
   const double omega = p.real("omega");
   const double phi = p.real("drum_diameter");
-  const double dt = base.time_step;
+  const double dt = plan.dt;
   NdemSettings s = base;
-  s.iterations = iterations;
+  s.iterations = plan.iterations;
+  s.time_step = dt;
   NdemStepper flow(s);
-  const int steps = int(std::llround(continuation_duration(p) / dt));
-  const int measure = int(p.integer("measure_steps"));
-  const int window = int(p.integer("window_steps"));
+  const int steps = int(std::llround(plan.duration / dt));
+  const int measure = plan.measure;
+  const int window = plan.window;
   if (measure > steps)
     throw InputError(fmt::format("paper1_drum: measure_steps = {} exceeds the continuation ({} steps)", measure, steps));
   if (measure % window != 0)
@@ -265,7 +296,22 @@ Continuation continue_and_measure(World& w, const Parameters& p, const NdemSetti
   m["surface_angle_period"] = pulse.period;
   m["kinetic_energy"] = mean_of(ke_measure);
   m["kinetic_energy_rel_sd"] = sd_of(ke_tail) / mean_of(ke_tail);
+  c.bed = bed;
+  c.samples = all.count;
   return c;
+}
+
+/// Largest |v_x'(a) - v_x'(b)| over the profile bins inside a's bed (from its free surface out) where both
+/// have at least `min_samples` particle samples per step, in units of `speed`; NaN if no bin qualifies.
+double profile_deviation(const Continuation& a, const Continuation& b, double steps_a, double steps_b, double speed) {
+  double worst = nan;
+  const std::size_t n = std::min(a.samples.size(), b.samples.size());
+  for (std::size_t k = 0; k < n; ++k) {
+    if (a.bed.s[k] < a.bed.surface || a.samples[k] < steps_a || b.samples[k] < steps_b) continue;
+    const double dev = std::abs(a.bed.velocity[k] - b.bed.velocity[k]) / speed;
+    worst = std::isnan(worst) ? dev : std::max(worst, dev);
+  }
+  return worst;
 }
 
 /// The N_it ladder ("10,25,50"): positive integers, strictly increasing; empty text = none.
@@ -373,7 +419,7 @@ RunResult run_drum(const Parameters& p, RunContext& ctx) {
   std::vector<std::vector<double>> ladder_rows(ladder.size());
   for (std::size_t r = ladder.size(); r-- > 0;) {
     World rung = w;
-    const Continuation c = continue_and_measure(rung, p, s, ladder[r], guard);
+    const Continuation c = continue_and_measure(rung, p, s, plan_from(p, ladder[r]), guard);
     add_timers(w.timers, rung.timers);
     contact_iterations += c.contact_iterations;
     const auto& cm = c.metrics;
@@ -385,10 +431,26 @@ RunResult run_drum(const Parameters& p, RunContext& ctx) {
   }
   ladder_series.rows = std::move(ladder_rows);
 
+  std::optional<Continuation> reference;
+  ContinuationPlan ref_plan;
+  if (p.real("reference_dt") > 0) {
+    World copy = w;
+    ref_plan = reference_plan(p);
+    reference = continue_and_measure(copy, p, s, ref_plan, guard);
+    add_timers(w.timers, copy.timers);
+    contact_iterations += reference->contact_iterations;
+  }
+
   const StageTimers before = w.timers;
-  Continuation main = continue_and_measure(w, p, s, int(p.integer("iterations")), guard);
+  const ContinuationPlan main_plan = plan_from(p, int(p.integer("iterations")));
+  Continuation main = continue_and_measure(w, p, s, main_plan, guard);
   add_timers(before, w.timers);
   contact_iterations += main.contact_iterations;
+  // C15: the profile against the small-step reference, bins with >= 1 sample per measured step.
+  out.metrics["profile_deviation_ref"] =
+      reference && omega != 0 ? profile_deviation(main, *reference, main_plan.measure, ref_plan.measure, std::abs(omega) * phi / 2)
+                              : nan;
+  if (reference) out.series["reference_profile"] = std::move(reference->profile);
   for (auto& [k, v] : main.metrics) out.metrics[k] = v;
   out.metrics["n_it_required"] = required;
   // For trends (Fig. 10 vs omega): "never within the ladder" as the lower bound largest rung + 1.
@@ -420,6 +482,12 @@ const ExperimentRegistration reg{Experiment{
              "n_it_required (empty: none)"},
             {"threshold", ParamType::real, "-", 0.05, 1e-9, 10.0,
              "n_it_required: smallest ladder N_it from which every larger rung has eps_c <= threshold"},
+            {"reference_dt", ParamType::real, "s", 0.0, 0.0, 0.1,
+             "> 0: also continue the prepared state at this time step (the Fig. 9 small-step reference, C15) and "
+             "report profile_deviation_ref = max |v_x' - v_x'ref| / (omega Phi/2) over the bed bins"},
+            {"reference_iterations", ParamType::integer, "-", std::int64_t(500), 1.0, 1e5, "N_it of the reference"},
+            {"reference_time", ParamType::real, "s", -1.0, -1.0, 1e4,
+             "duration of the reference continuation (<= 0: the run's continuation)"},
             {"prep_iterations", ParamType::integer, "-", std::int64_t(500), 1.0, 1e5, "PGS iterations of the preparation"},
             {"dt", ParamType::real, "s", 0.01, 1e-6, 0.1, "time step h"},
             {"protocol", ParamType::text, "", std::string("simulate"), {}, {},
