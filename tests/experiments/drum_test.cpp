@@ -179,6 +179,14 @@ BOOST_AUTO_TEST_CASE(ladder_rungs_restart_from_the_prepared_state) {
   const RunResult never = e.run(e.complete(strict), ctx);
   BOOST_TEST(std::isnan(never.metrics.at("n_it_required")));
   BOOST_TEST(never.metrics.at("n_it_required_capped") == 21.0);
+  // A "reference" at the run's own time step and N_it repeats the main continuation bitwise: deviation 0.
+  auto same = m;
+  same["reference_dt"] = 0.01;
+  same["reference_iterations"] = std::int64_t(20);
+  same["omega"] = 0.63;
+  same["count"] = std::int64_t(200);
+  const RunResult twin = e.run(e.complete(same), ctx);
+  BOOST_TEST(twin.metrics.at("profile_deviation_ref") == 0.0);
   auto bad = m;
   bad["iteration_ladder"] = std::string("20,5");
   BOOST_CHECK_THROW(e.run(e.complete(bad), ctx), std::exception);
