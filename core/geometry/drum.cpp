@@ -206,9 +206,14 @@ void collide_texture(const DrumShape& s, const SawtoothTexture& t, const DrumPoi
   const double reach = r + margin;
   if (rho + reach < t.min_radius) return;  // far from every tooth and from the shell
   const double angle = frame_angle(s, p);
-  // Shell: only in the gaps between tooth bases.
+  // Shell: in the gaps between tooth bases, and under a tooth for a centre beyond its base chord (driven
+  // through the tooth in one large step: at Dt = 10 ms, omega = 2.5 rad/s the tips move 1 d per step).
+  // There no tooth face is nearest (the closest outline point is a base corner) and without the shell the
+  // sphere would leave the drum; the shell pushes it back radially.
   const double in_pitch = angle - t.pitch * std::floor(angle / t.pitch);
-  if (in_pitch > t.base_angle && in_pitch < t.pitch) shell_hit(s, p, c, r, margin, hits);
+  const bool in_gap = in_pitch > t.base_angle && in_pitch < t.pitch;
+  const double half = 0.5 * t.base_angle;
+  if (in_gap || rho * std::cos(in_pitch - half) > s.body.radius * std::cos(half)) shell_hit(s, p, c, r, margin, hits);
   // Teeth whose sector [k pitch, k pitch + base_angle] lies within the angular reach of the sphere
   // (a point at angular distance delta from the centre's direction is at least rho sin(delta) away).
   const double spread = reach >= rho ? pi : std::asin(reach / rho);
@@ -292,8 +297,8 @@ Vec3 DrumShape::direction_at(double angle) const {
 bool tooth_closest_point(const SawtoothTexture& t, const double p[2], double q[2], double n[2], double& distance) {
   const double* n_ramp = t.n_ramp;
   const double* n_attack = t.n_attack;
-  const double* n_base = t.n_base;
   auto side = [&](const double a[2], const double nn[2]) { return (p[0] - a[0]) * nn[0] + (p[1] - a[1]) * nn[1]; };
+  const double* n_base = t.n_base;
   const double s_ramp = side(t.b0, n_ramp), s_attack = side(t.apex, n_attack), s_base = side(t.b0, n_base);
   if (s_ramp <= 0 && s_attack <= 0 && s_base <= 0) {  // centre inside the tooth: out through the nearer face
     const double* nn = s_ramp >= s_attack ? n_ramp : n_attack;

@@ -18,12 +18,14 @@
 // and sits at the leading (+angle) end: apex = B0 + (L - h / tan alpha) t + h n. The other face is the
 // gentle ramp. With the drum turning with positive angular velocity about +axis the attack face leads.
 // Shell arcs between teeth are feature 0; where the radial projection of the centre falls under a tooth
-// base, the shell is hidden and gives no contact.
+// base, the shell is hidden and gives no contact unless the centre lies beyond the base chord.
 // Narrow phase per tooth: closest point of the centre on the tooth outline (ramp, apex, attack face),
 // so one tooth gives one contact whose normal turns continuously as a sphere slides over the tip (the
 // apex region); a closest point at a base corner (a concave corner with the shell or the next tooth)
 // gives no contact (the adjacent surface has it). A centre inside the tooth triangle (overlap > r) is
-// pushed out through the nearer face. Teeth exist over the drum length; their end faces at an open
+// pushed out through the nearer face; a centre beyond a tooth's base chord (driven through the tooth
+// by a large step) touches the shell there, which otherwise is hidden under the tooth. Teeth exist
+// over the drum length; their end faces at an open
 // drum end are not modelled.
 //
 // Gaussian bumps (000 lines 1366-1368: width 50 mm, height 30-50 mm, 20 bumps per m^2). Target

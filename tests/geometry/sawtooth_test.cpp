@@ -226,6 +226,31 @@ BOOST_AUTO_TEST_CASE(valley_contacts) {
   for (const auto& x : h) BOOST_TEST(consistent(x, c, r));
 }
 
+BOOST_AUTO_TEST_CASE(centre_beyond_a_tooth_base_is_pushed_back) {
+  // A sphere driven through tooth 0 in one large step (centre under the middle of its base: between the
+  // base chord and the shell, and past the shell) touches the shell there (feature 0, radially inwards,
+  // overlap r - (R - rho)); the hidden shell would otherwise let it leave the drum.
+  const DrumShape s = drum();
+  const SawtoothTexture& t = teeth(s);
+  const double r = 0.5 * d, R = s.body.radius;
+  const double mid[2] = {0.5 * (t.b0[0] + t.b1[0]), 0.5 * (t.b0[1] + t.b1[1])};
+  const double len = std::hypot(mid[0], mid[1]);
+  for (const double rho : {len + 0.2 * (R - len), R + 0.3 * d}) {
+    const Vec3 c = tooth_point(s, 0, rho * mid[0] / len, rho * mid[1] / len, 0);
+    const auto h = hits_of(s, c, r);
+    BOOST_REQUIRE(find_feature(h, 0));
+    const WallHit& x = *find_feature(h, 0);
+    BOOST_TEST(x.overlap == r - (R - rho), tt::tolerance(1e-9));
+    const Vec3 rel = c - s.body.center;
+    const Vec3 outward = (rel - rel.dot(s.body.axis) * s.body.axis).normalized();
+    BOOST_TEST(x.normal.dot(outward) == -1.0, tt::tolerance(1e-12));
+    BOOST_TEST(consistent(x, c, r));
+  }
+  // Just inside the chord the shell stays hidden (the tooth is there).
+  const double inside = len - 0.05 * d;
+  BOOST_TEST(!find_feature(hits_of(s, tooth_point(s, 0, inside * mid[0] / len, inside * mid[1] / len, 0), r), 0));
+}
+
 BOOST_AUTO_TEST_CASE(drum_rotation_moves_teeth_exactly) {
   const double omega = 0.63;  // rad/s (000 line 618)
   Wall w;
