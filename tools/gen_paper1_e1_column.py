@@ -287,13 +287,6 @@ check("c50_contacts_per_particle", "bounds", "P1-C50", "Sec. 3.2", "544",
       "E1 half: contacts per particle n_c = 2 N_c / N_p (floor included), averaged over the measured steps, is exactly 2 "
       "in every base column at N_it = 500 (the paper's largest; under-iterated columns collapse, see the header)",
       f'quantity = "coordination_number"\nwhere = {where("cold", it=ITERS[-1])}\nmin = 2.0\nmax = 2.0')
-check("c39_elastic_overlap_above_1pct", "bounds", "P1-C39", "Sec. 4.2", "596",
-      "'any particle overlaps larger than 0.01d will be due to errors and not due to material elasticity': the largest "
-      "overlap of the converged N_p = 100 column (N_it = 500, cold, Hertz) is at most 0.01 d",
-      f'quantity = "eps_c_max"\nwhere = {where("cold", n=100, it=ITERS[-1])}\nmax = 0.01\n'
-      'known_disagreement = "the converged column is elastic: its bottom contact overlaps about 0.016 d (Hertz under '
-      '100 m g with k_n = 0.5e6: (100 m g / k_n)^(2/3) = 0.0157 d, mean 0.0095 d), so beyond 0.01 d an overlap can be '
-      'elasticity, not error, in tall 1D columns (ledger P8); in the containers it holds (about 0.0034 d at 990 Pa)"')
 for eps, tag in EPS[:2]:
     prefactor_check(tag, eps, "")
 not_reproduced("c56_prefactor", "P1-C56", "slides: N_it ~ 0.1 N_p^z / eps; Eq. 41 gives 0.132", "129;143",
