@@ -15,6 +15,7 @@
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/stability_guard.hpp"
 #include "experiments/experiment.hpp"
+#include "experiments/material_parameters.hpp"
 
 namespace grainlab {
 namespace {
@@ -103,14 +104,7 @@ constexpr double absurd_overlap_error_over_d = 10.0;
 RunResult run_column(const Parameters& p, RunContext& ctx) {
   const int n = int(p.integer("count"));
   const double d = p.real("diameter");
-  Material m;
-  m.name = "column";
-  m.density = p.real("density");
-  m.youngs_modulus = p.real("youngs_modulus");
-  m.poisson_ratio = p.real("poisson_ratio");
-  m.restitution = p.real("restitution");
-  m.friction = p.real("friction");
-  m.rolling_friction = p.real("rolling_friction");
+  const Material m = material_from_parameters(p, "column");
   World w;
   w.gravity.g = Vec3(0, 0, -p.real("gravity"));
   // Paper I's preparation (000 l.598): gravity ramped from a small value to full over a settling time, so

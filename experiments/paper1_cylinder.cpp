@@ -25,6 +25,7 @@
 #include "experiments/cost_model.hpp"
 #include "experiments/experiment.hpp"
 #include "experiments/janssen_fit.hpp"
+#include "experiments/material_parameters.hpp"
 
 namespace grainlab {
 namespace {
@@ -49,18 +50,6 @@ double bed_height(const World& w, std::size_t k, std::vector<double>& scratch) {
   return std::accumulate(scratch.begin(), scratch.begin() + std::ptrdiff_t(k), 0.0) / double(k);
 }
 
-Material paper1_material(const Parameters& p) {
-  Material m;
-  m.name = "paper1";
-  m.density = p.real("density");
-  m.youngs_modulus = p.real("youngs_modulus");
-  m.poisson_ratio = p.real("poisson_ratio");
-  m.restitution = p.real("restitution");
-  m.friction = p.real("friction");
-  m.rolling_friction = 0;
-  return m;
-}
-
 RunResult run_cylinder(const Parameters& p, RunContext& ctx) {
   const double d = p.real("diameter"), ratio = p.real("diameter_ratio");
   const double radius = ratio * d / 2;  // apothem of the polygon (faces tangent to the circle of diameter Phi)
@@ -70,7 +59,7 @@ RunResult run_cylinder(const Parameters& p, RunContext& ctx) {
   const std::string on_instability = p.text("on_instability");
 
   World w;
-  w.add_material(paper1_material(p));
+  w.add_material(material_from_parameters(p, "paper1"));
   w.gravity.g = Vec3(0, 0, -p.real("gravity"));
   w.gravity.ramp_duration = ramp;
   w.gravity.ramp_from = p.real("gravity_ramp_from");

@@ -34,6 +34,7 @@
 #include "experiments/drum_bed.hpp"
 #include "experiments/drum_pulsation.hpp"
 #include "experiments/experiment.hpp"
+#include "experiments/material_parameters.hpp"
 
 namespace grainlab {
 namespace {
@@ -355,13 +356,7 @@ RunResult run_drum(const Parameters& p, RunContext& ctx) {
     return out;
   }
 
-  Material m;
-  m.name = "paper1";
-  m.density = p.real("density");
-  m.youngs_modulus = p.real("youngs_modulus");
-  m.poisson_ratio = p.real("poisson_ratio");
-  m.restitution = p.real("restitution");
-  m.friction = p.real("friction");
+  const Material m = material_from_parameters(p, "paper1");
   Material wall_material = m;
   wall_material.name = "drum";
   wall_material.friction = p.real("wall_friction");

@@ -323,6 +323,33 @@ logx = true
 logy = true
 series = [{series.replace('"eps_c_excess"', '"eps_c"')}]
 """)
+# Fig. 5 analogue: N_it^eps per column length as a per-run column (min_reaching group_by), one point per
+# column from its N_it = 500 run; Eq. 41's line for eps = 0.05 as the reference.
+for eps, tag in EPS:
+    w(f"""[[derived]]
+name = "nit_{tag}_per_column"
+kind = "min_reaching"
+x = "iterations"
+y = "eps_c_excess"
+threshold = {eps}
+stays = true
+group_by = ["count", "contact_law", "warm_start", "warm_start_beta", "contact_order"]
+description = "N_it^eps, eps = {eps}, of each column (every larger grid N_it also reaches), on every run of it"
+""")
+fig5 = ", ".join(f'{{ y = "nit_{tag}_per_column", label = "eps = {eps}", style = "linespoints" }}' for eps, tag in EPS)
+w(f"""[[plot]]
+name = "nit_vs_np"
+x = "count"
+where = {where("cold", it=ITERS[-1])}
+title = "Paper I E1 (Fig. 5 analogue): N_it^eps for <eps_c> - elastic <= eps vs N_p (missing: not within 500)"
+xlabel = "N_p"
+ylabel = "N_it^eps"
+logx = true
+logy = true
+series = [{fig5}]
+reference = {{ file = "validation/paper1/e1_eq41_nit.csv", x = "count", y = "nit", label = "Eq. 41, eps = 0.05: 0.132 N_p / 0.05" }}
+
+""")
 cols = lambda v, y, nps: ", ".join(q(req(v, y, n, t)) for n in nps for _, t in EPS)
 w(f"""[[table]]
 name = "required_nit_excess"
