@@ -43,6 +43,28 @@ std::vector<std::string> write_plots(const Study& study, const Analysis& a, cons
       const std::string y = s.text("y"), err = s.text("error"), style = s.text("style", "points");
       auto where = plot_where;
       for (const auto& [k, v] : s.where_filter()) where[k] = v;
+      if (p.has("run_series")) {  // one curve per selected run, from its stored series CSV
+        const std::string name = p.text("run_series"), by = p.text("label_by");
+        for (const auto& r : a.rows) {
+          if (r.status != "ok" || !r.matches(where)) continue;
+          const fs::path csv = dir / r.key / ("series_" + name + ".csv");
+          if (!fs::exists(csv)) {
+            log << fmt::format("warning: plot {}: run {} has no series '{}'\n", p.name, r.key, name);
+            continue;
+          }
+          dat << "# series " << block << ": run " << r.key << ", " << x << " " << y << "\n";
+          for (const auto& row : read_csv(csv.string()))
+            if (row.count(x) && row.count(y)) dat << row.at(x) << " " << row.at(y) << "\n";
+          dat << "\n\n";
+          std::string label = s.text("label", y);
+          if (!by.empty())
+            label += " " + by + " = " + (r.num.count(by) ? fmt::format("{:g}", r.num.at(by)) : r.text.count(by) ? r.text.at(by) : "?");
+          const std::string with = style == "lines" ? "lines lw 2" : style == "linespoints" ? "linespoints pt 7" : "points pt 7 ps 0.8";
+          plot_cmds.push_back(fmt::format("{} index {} using 1:2 with {} title {}", quote(p.name + ".dat"), block, with, quote(label)));
+          ++block;
+        }
+        continue;
+      }
       const bool aggregate = s.flag("aggregate", false);
       dat << "# series " << block << ": " << x << " " << y << (err.empty() ? "" : " " + err) << "\n";
       std::map<double, std::vector<std::pair<double, double>>> pts;

@@ -671,7 +671,10 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
     }
   }
   for (const auto& p : s.plots) {
-    column(p, "plot", "x", p.text("x"));
+    // A plot of stored run series names the series' own columns: known only once runs exist.
+    const bool run_series = p.has("run_series");
+    if (!run_series) column(p, "plot", "x", p.text("x"));
+    if (p.has("label_by")) column(p, "plot", "label_by", p.text("label_by"));
     const toml::node* series = p.spec->get("series");
     std::size_t index = 0;
     for (const auto& el : *series->as_array()) {
@@ -685,7 +688,7 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
       si.spec = std::make_shared<toml::table>(*el.as_table());
       si.where = el_at;
       for (const auto& [k, v] : *el.as_table()) si.key_at[std::string(k.str())] = v.source().begin ? at(file, v) : el_at;
-      column(si, "plot", "y", si.text("y"), series_key + ".y");
+      if (!run_series) column(si, "plot", "y", si.text("y"), series_key + ".y");
       if (si.has("error")) column(si, "plot", "error", si.text("error"), series_key + ".error");
     }
     if (auto ref = p.spec->get("reference")) {

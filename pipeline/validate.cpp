@@ -150,7 +150,8 @@ const Schema& plot_schema() {
   static const Schema s = {{"name", req(KeyType::text)},   {"title", opt(KeyType::text)},   {"x", req(KeyType::column)},
                            {"xlabel", opt(KeyType::text)}, {"ylabel", opt(KeyType::text)},  {"logx", opt(KeyType::boolean)},
                            {"logy", opt(KeyType::boolean)}, {"series", req(KeyType::tables)}, {"where", opt(KeyType::where)},
-                           {"reference", opt(KeyType::table)}};
+                           {"reference", opt(KeyType::table)}, {"run_series", opt(KeyType::text)},
+                           {"label_by", opt(KeyType::column)}};
   return s;
 }
 const Schema& series_schema() {

@@ -537,6 +537,20 @@ series = [
 ]
 reference = { file = "validation/paper1/e2_p0.csv", x = "iterations", y = "p0", label = "Paper I p0 = 990 Pa (000 l.612)" }
 
+[[plot]]
+name = "fig4_pressure_profiles"
+run_series = "pressure_profile"
+x = "z_d"
+where = { label = "phi9" }
+label_by = "iterations"
+title = "Paper I Fig. 4 analogue, Phi = 9d: p(z) per N_it, axial sigma_zz (lines) and wall pressure (points)"
+xlabel = "height above the floor z / d"
+ylabel = "pressure (Pa)"
+series = [
+  { y = "p_axis", label = "sigma_zz on the axis,", style = "linespoints" },
+  { y = "p_wall", label = "wall strips,", style = "points" },
+]
+
 [[table]]
 name = "required_iterations"
 title = "N_it^0.05 per group, with Eq. 41"
