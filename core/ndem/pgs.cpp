@@ -107,6 +107,12 @@ inline void project_pair(double& x, double& y, double bound, bool cone) {
 
 struct Accum {
   double n = 0, t = 0, r = 0;
+  Accum& operator+=(const Accum& o) {
+    n += o.n;
+    t += o.t;
+    r += o.r;
+    return *this;
+  }
 };
 
 constexpr std::size_t pgs_chunk = 256;  // contacts per parallel task (fixed: results independent of threads)
@@ -792,12 +798,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
     Accum a;
     if (shuffled) {
       shuffle_records(slots, *opt.shuffle);
-      for (const RecordRef& ref : slots) {
-        const Accum p = run(SweepChunk{ref.sphere, false, ref.index, ref.index + 1});
-        a.n += p.n;
-        a.t += p.t;
-        a.r += p.r;
-      }
+      for (const RecordRef& ref : slots) a += run(SweepChunk{ref.sphere, false, ref.index, ref.index + 1});
     }
     for (const SweepGroup& grp : X.groups) {
       if (shuffled) break;
@@ -808,11 +809,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
       } else {
         tbb::parallel_for(std::size_t(0), nch, [&](std::size_t i) { partial[i] = run(chunks[grp.first + i]); });
       }
-      for (const Accum& p : partial) {
-        a.n += p.n;
-        a.t += p.t;
-        a.r += p.r;
-      }
+      for (const Accum& p : partial) a += p;
     }
     // The kernels sum |dlambda| / (omega D^{-1}); PgsExtraRows and the mean below use |dlambda| / D^{-1}.
     a.n *= opt.omega;
