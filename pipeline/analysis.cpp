@@ -298,16 +298,16 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
   } else if (d.kind == "scalar_mean") {
     // Mean of earlier scalars (or of their ratios of[i]/per[i]); .above_one = fraction of terms > 1.
     const auto of = d.texts("of"), per = d.has("per") ? d.texts("per") : std::vector<std::string>{};
-    const bool geometric = d.text("mean", "geometric") == "geometric";
+    const std::string kind = d.text("mean", "geometric");
     double sum = 0;
     int above = 0;
     for (std::size_t i = 0; i < of.size(); ++i) {
       const double t = a.scalars.at(of[i]) / (per.empty() ? 1.0 : a.scalars.at(per[i]));  // NaN propagates
-      sum += geometric ? std::log(t) : t;
+      sum += kind == "geometric" ? std::log(t) : kind == "harmonic" ? 1.0 / t : t;
       above += t > 1;
     }
     const double m = sum / double(of.size());
-    a.scalars[d.name] = geometric ? std::exp(m) : m;
+    a.scalars[d.name] = kind == "geometric" ? std::exp(m) : kind == "harmonic" ? 1.0 / m : m;
     a.scalars[d.name + ".above_one"] = double(above) / double(of.size());
   } else if (d.kind == "fit") {
     // Runs whose x or y is not finite (a tolerance never reached, a diverged run) are left out and counted
@@ -465,6 +465,17 @@ void evaluate_check(Analysis& a, const Item& c, const std::string& source_root) 
     }
     if (!n) v.verdict = "not reproduced", v.detail = "no successful run";
     else pass(bad == 0, fmt::format("{} of {} runs within tolerance ({}){}", n - bad, n, dev.text(), first_bad));
+  } else if (c.kind == "scalars_within") {
+    // Every listed scalar in [min, max] (a range claim judged on several systems at once).
+    const double lo = c.number("min", -std::numeric_limits<double>::infinity());
+    const double hi = c.number("max", std::numeric_limits<double>::infinity());
+    std::string values, outside;
+    for (const auto& q : c.texts("of")) {
+      const double x = a.scalars.at(q);
+      values += fmt::format("{}{} = {:.4g}", values.empty() ? "" : ", ", q, x);
+      if (!(x >= lo && x <= hi)) outside += (outside.empty() ? "" : ", ") + q;
+    }
+    pass(outside.empty(), fmt::format("{} in [{}, {}]{}", values, lo, hi, outside.empty() ? "" : "; outside: " + outside));
   } else if (c.kind == "bounds") {
     const std::string q = c.text("quantity");
     const double lo = c.number("min", -std::numeric_limits<double>::infinity());
@@ -638,6 +649,19 @@ Analysis analyse(const Study& study, const RunOutcome& outcome, const std::strin
       a.verdicts.push_back(v);
     }
     return a;
+  }
+  // The scalars of each imported study, from its own analysis of its runs, as `<study>.<scalar>`.
+  for (const auto& imp : study.imported) {
+    std::set<std::string> sources;
+    for (const Study* s : run_sources(imp)) sources.insert(s->name);
+    RunOutcome part;
+    for (std::size_t i = 0; i < outcome.runs.size() && i < outcome.studies.size(); ++i)
+      if (sources.count(outcome.studies[i])) {
+        if (i < outcome.specs.size()) part.specs.push_back(outcome.specs[i]);
+        part.runs.push_back(outcome.runs[i]);
+        part.studies.push_back(outcome.studies[i]);
+      }
+    for (const auto& [name, value] : analyse(imp, part, source_root).scalars) a.scalars[imp.name + "." + name] = value;
   }
   for (const auto& d : study.derived) {
     try {

@@ -340,6 +340,36 @@ std::vector<std::string> run_columns(const Study& s) {
 }
 }  // namespace
 
+namespace {
+/// The scalars one derived quantity defines (none for a per-run column).
+std::vector<std::string> derived_scalars(const Item& d) {
+  if (per_run_column(d)) return {};
+  std::vector<std::string> out = {d.name};
+  if (d.kind == "mean") out.push_back(d.name + ".se");
+  if (d.kind == "scalar_mean") out.push_back(d.name + ".above_one");
+  if (d.kind == "fit") {
+    for (const auto& n : model_parameters(d.text("model"))) out.push_back(d.name + "." + n), out.push_back(d.name + "." + n + "_se");
+    for (const char* stat : {".r2", ".rss", ".points", ".skipped"}) out.push_back(d.name + stat);
+  }
+  return out;
+}
+
+/// The scalars of the studies `s` imports, each prefixed with the imported study's name.
+std::vector<std::string> imported_scalar_names(const Study& s) {
+  std::vector<std::string> out;
+  for (const auto& imp : s.imported)
+    for (const auto& n : imp.scalar_names()) out.push_back(imp.name + "." + n);
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> Study::scalar_names() const {
+  std::vector<std::string> out = imported_scalar_names(*this);
+  for (const auto& d : derived)
+    for (auto& n : derived_scalars(d)) out.push_back(std::move(n));
+  return out;
+}
+
 std::vector<std::string> Study::known_columns() const {
   std::vector<std::string> cols = run_columns(*this);
   for (const auto& d : derived)
@@ -621,6 +651,7 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
   auto column = [&](const Item& it, const std::string& section, const std::string& key, const std::string& value,
                     const std::string& shown_key = "") { require_column(cols, it, section, key, value, pending, shown_key); };
   std::set<std::string> scalars;
+  for (auto& n : imported_scalar_names(s)) scalars.insert(std::move(n));  // usable by this study's derived quantities and checks
   const std::vector<std::string> all_columns = s.known_columns();
   for (const auto& d : s.derived) {
     // A derived column may not shadow a parameter or metric (the frame would silently overwrite it).
@@ -644,8 +675,6 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
     if (d.kind == "fit" || d.kind == "model") check_model_keys(d, scalars);
     if (per_run_column(d)) continue;
     if (scalars.count(d.name)) fail(d.at_key("name"), "derived '" + d.name + "'.name", "duplicate scalar name");
-    scalars.insert(d.name);
-    if (d.kind == "mean") scalars.insert(d.name + ".se");
     if (d.kind == "scalar_mean") {
       // Terms are scalars of earlier derived quantities (evaluated in file order).
       const auto of = d.texts("of");
@@ -658,7 +687,6 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
             if (q == d.name || !scalars.count(q))
               fail(d.at_key(key), "derived '" + d.name + "'." + key,
                    fmt::format("'{}' is not a scalar of an earlier derived quantity{}", q, did_you_mean(q, {scalars.begin(), scalars.end()})));
-      scalars.insert(d.name + ".above_one");
     }
     if (d.kind == "fit") {
       const auto names = model_parameters(d.text("model"));
@@ -666,9 +694,8 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
         fail(d.at_key("guess"), "derived '" + d.name + "'.guess",
              fmt::format("model '{}' has {} parameters ({}), guess has {} values", d.text("model"), names.size(), fmt::join(names, ", "),
                          g->as_array()->size()));
-      for (const auto& n : names) scalars.insert(d.name + "." + n), scalars.insert(d.name + "." + n + "_se");
-      for (const char* stat : {".r2", ".rss", ".points", ".skipped"}) scalars.insert(d.name + stat);
     }
+    for (auto& n : derived_scalars(d)) scalars.insert(std::move(n));
   }
   for (const auto& p : s.plots) {
     // A plot of stored run series names the series' own columns: known only once runs exist.
@@ -724,13 +751,18 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
              fmt::format("'{}' is neither a column nor a derived quantity{}", q, did_you_mean(q, known)));
       }
     }
+    if (c.kind == "scalars_within")
+      for (const auto& q : c.texts("of"))
+        if (!scalars.count(q))
+          fail(c.at_key("of"), "check '" + c.name + "'.of",
+               fmt::format("'{}' is not a derived quantity{}", q, did_you_mean(q, {scalars.begin(), scalars.end()})));
     if (c.kind == "ratio_bounds")
       for (const auto& key : {"numerator", "denominator"})
         if (!scalars.count(c.text(key)))
           fail(c.at_key(key), "check '" + c.name + "'." + key,
                fmt::format("'{}' is not a derived quantity{}", c.text(key), did_you_mean(c.text(key), {scalars.begin(), scalars.end()})));
-    if (c.kind == "bounds" && !c.has("min") && !c.has("max"))
-      fail(c.where, "check '" + c.name + "'.min", "a bounds check needs min, max or both");
+    if ((c.kind == "bounds" || c.kind == "scalars_within") && !c.has("min") && !c.has("max"))
+      fail(c.where, "check '" + c.name + "'.min", fmt::format("a {} check needs min, max or both", c.kind));
     if (c.has("errata")) {
       if (!c.has("reference_file")) fail(c.at_key("errata"), "check '" + c.name + "'.reference_file", "required with `errata`");
       const std::string rf = c.text("reference_file");

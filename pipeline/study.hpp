@@ -82,6 +82,9 @@ struct Study {
   /// Column names known before running: parameters, declared metrics, derived per-run columns, and the
   /// parameters, metrics and `study` column of the imported studies.
   std::vector<std::string> known_columns() const;
+  /// Scalar names the derived quantities define (with their .se, .above_one, fit coefficients...), and
+  /// those of every imported study prefixed with its name: `paper4_e2_pile.n_ratio_5pct`.
+  std::vector<std::string> scalar_names() const;
 };
 
 /// The studies whose own runs make up `s`'s analysis table: `s` itself when it has runs, then every study

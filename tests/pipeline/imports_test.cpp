@@ -9,6 +9,8 @@
 #include <functional>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "pipeline/analysis.hpp"
 #include "pipeline/driver.hpp"
 #include "pipeline/study.hpp"
@@ -267,3 +269,45 @@ BOOST_AUTO_TEST_CASE(too_few_geometries_fail_the_fit_with_a_reason) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_CASE(imported_scalars_are_prefixed_and_judged_together) {
+  // a and b each derive one scalar from their own runs; sum imports both and judges them as a set
+  // (scalars_within, a range claim over several systems) and combines them (harmonic scalar_mean).
+  const fs::path dir = toy::temp_dir("imports_scalars");
+  const std::string toy_head = "experiment = \"toy_power\"\nmetrics = [\"y\"]\n";
+  const std::string value = "[[derived]]\nname = \"v\"\nkind = \"value_at\"\ny = \"y\"\n";
+  toy::write(dir / "studies/a.toml", "[study]\nname = \"a\"\n" + toy_head + "[sweep.grid]\nx = [1.0]\n" + value);
+  toy::write(dir / "studies/b.toml", "[study]\nname = \"b\"\n" + toy_head + "[sweep.grid]\nx = [4.0]\n" + value);
+  const auto summary = [&](double lo, double hi) {
+    return fmt::format(
+        "[study]\nname = \"sum\"\nimports = [\"a\", \"b\"]\n"
+        "[[derived]]\nname = \"h\"\nkind = \"scalar_mean\"\nof = [\"a.v\", \"b.v\"]\nmean = \"harmonic\"\n"
+        "[[check]]\nid = \"both\"\nkind = \"scalars_within\"\nof = [\"a.v\", \"b.v\"]\nmin = {}\nmax = {}\n", lo, hi);
+  };
+  toy::write(dir / "studies/sum.toml", summary(1.5, 20.0));
+  Study s = load_study((dir / "studies/sum.toml").string(), dir.string());
+  BOOST_TEST((s.scalar_names() == std::vector<std::string>{"a.v", "b.v", "h", "h.above_one"}));
+  std::ostringstream log;
+  for (const auto& imp : s.imported) run_study(imp, "quick", dir / "results", toy::options(1, false, false), log);
+  Analysis an = analyse(s, run_study(s, "quick", dir / "results", toy::options(1, false, false), log), dir.string());
+  const double va = 2.0, vb = 2.0 * std::pow(4.0, 1.5);  // toy_power: y = 2 x^1.5
+  BOOST_TEST(an.scalars.at("a.v") == va, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(an.scalars.at("b.v") == vb, boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(an.scalars.at("h") == 2.0 / (1 / va + 1 / vb), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(verdict(an, "both").verdict == "pass");
+  // The same set with a band that excludes a's value: red, naming the scalar outside.
+  toy::write(dir / "studies/sum.toml", summary(3.0, 20.0));
+  s = load_study((dir / "studies/sum.toml").string(), dir.string());
+  an = analyse(s, run_study(s, "quick", dir / "results", toy::options(1, false, false), log), dir.string());
+  BOOST_TEST(verdict(an, "both").verdict == "fail");
+  BOOST_TEST(verdict(an, "both").detail.find("outside: a.v") != std::string::npos);
+  // A name the imports do not define is a load error at its line.
+  toy::write(dir / "studies/sum.toml", replaced(summary(1.5, 20.0), "of = [\"a.v\", \"b.v\"]\nmin", "of = [\"a.w\", \"b.v\"]\nmin"));
+  try {
+    load_study((dir / "studies/sum.toml").string(), dir.string());
+    BOOST_FAIL("expected a StudyError");
+  } catch (const StudyError& e) {
+    BOOST_TEST(std::string(e.what()).find("sum.toml:12: check 'both'.of: 'a.w' is not a derived quantity") != std::string::npos,
+               e.what());
+  }
+}

@@ -104,8 +104,8 @@ BOOST_AUTO_TEST_CASE(scalar_mean_names_earlier_scalars_of_matching_length) {
                  std::string::npos, unknown);
   const std::string length = error("[[derived]]\nname = \"m\"\nkind = \"scalar_mean\"\nof = [\"first\", \"stays\"]\nper = [\"first\"]\n");
   BOOST_TEST(length.find("derived 'm'.per: 1 names for 2 in `of`") != std::string::npos, length);
-  const std::string kind = error("[[derived]]\nname = \"m\"\nkind = \"scalar_mean\"\nof = [\"first\"]\nmean = \"harmonic\"\n");
-  BOOST_TEST(kind.find("derived[2].mean: 'harmonic' is not one of: geometric, arithmetic") != std::string::npos, kind);
+  const std::string kind = error("[[derived]]\nname = \"m\"\nkind = \"scalar_mean\"\nof = [\"first\"]\nmean = \"median\"\n");
+  BOOST_TEST(kind.find("derived[2].mean: 'median' is not one of: geometric, arithmetic, harmonic") != std::string::npos, kind);
   const std::string flag = error("[[derived]]\nname = \"m\"\nkind = \"min_reaching\"\nx = \"x\"\ny = \"y\"\nthreshold = 1\nstays = 1\n");
   BOOST_TEST(flag.find("stays") != std::string::npos, flag);
 }
