@@ -60,6 +60,9 @@ struct NdemSettings {
   int reference_iterations = 0;      ///< > 0: also solve with this many iterations and record the
                                      ///< multiplier error eps_lambda_k of Eq. 13 per iteration (costly)
   double max_overlap_ratio = 2.0;    ///< stop (InstabilityError) when an overlap exceeds this * smaller radius
+  bool reference_cold_start = false; ///< the reference solve of reference_iterations starts cold (lambda = 0, no
+                                     ///< warm-start velocity): one reference for every warm start (Paper IV E2b)
+  bool record_row_residuals = false; ///< per-row residuals after the continuous solve (core/ndem/row_residuals.hpp)
 
   /// Throws InputError naming the parameter on invalid values.
   void validate() const;
@@ -82,6 +85,9 @@ struct NdemStepStats {
   std::vector<double> residual_normal, residual_friction, residual_rolling;
   /// Per iteration (reference_iterations > 0): Eq. 13, <|lambda_ref - lambda_k| / |lambda_ref|> over normal rows.
   std::vector<double> multiplier_error;
+  /// After the continuous solve (record_row_residuals): |residual| of every normal, friction and rolling row
+  /// (core/ndem/row_residuals.hpp; Paper IV Fig. 9 histograms).
+  std::vector<double> row_residual_normal, row_residual_friction, row_residual_rolling;
 };
 
 /// "cold", "history", "history_normal_only", "history_no_velocity_update", "model"; InputError otherwise.

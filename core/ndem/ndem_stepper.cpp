@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/hertz.hpp"
+#include "core/ndem/row_residuals.hpp"
 
 namespace grainlab {
 
@@ -403,6 +404,14 @@ void NdemStepper::step(World& world) {
     }
     body_rows_.prestep(world, dt);
   }
+  // reference_cold_start: the reference solve starts from here (lambda = 0, v = M^-1 p), before any warm start.
+  NdemRows cold_rows;
+  NdemBodies cold_bodies;
+  if (settings_.reference_cold_start && settings_.reference_iterations > 0) {
+    cold_rows = rows_;
+    for (auto& l : cold_rows.lambda) std::fill(l.begin(), l.end(), 0.0);
+    cold_bodies = bodies_;
+  }
   warm_start(world);
   body_rows_.warm_start(world, settings_, bodies_);
 
@@ -417,8 +426,8 @@ void NdemStepper::step(World& world) {
   if (body_rows_.active()) opt.extra = &body_rows_;
   std::vector<double> reference;
   if (settings_.reference_iterations > 0 && rows_.size() > 0) {
-    NdemRows ref_rows = rows_;
-    NdemBodies ref_bodies = bodies_;
+    NdemRows ref_rows = settings_.reference_cold_start ? std::move(cold_rows) : rows_;
+    NdemBodies ref_bodies = settings_.reference_cold_start ? std::move(cold_bodies) : bodies_;
     PgsOptions ref = opt;
     ref.iterations = settings_.reference_iterations;
     ref.tolerance = 0;
@@ -445,6 +454,14 @@ void NdemStepper::step(World& world) {
   stats_.residual_friction = r.residual_friction;
   stats_.residual_rolling = r.residual_rolling;
   world.timers.solve += seconds_since(t0);
+  if (settings_.record_row_residuals) {  // an observer: one probing sweep on copies (row_residuals.hpp)
+    t0 = Clock::now();
+    NdemRowResiduals rr = probe_row_residuals(rows_, bodies_, opt);
+    stats_.row_residual_normal = std::move(rr.normal);
+    stats_.row_residual_friction = std::move(rr.friction);
+    stats_.row_residual_rolling = std::move(rr.rolling);
+    world.timers.observers += seconds_since(t0);
+  }
 
   t0 = Clock::now();
   integrate(world);
