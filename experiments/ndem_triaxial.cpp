@@ -67,12 +67,16 @@ void fill_box(World& w, const Parameters& p) {
   for (std::size_t i = 0; i < placed.size(); ++i) w.add_sphere(placed[i], placed_r[i], 0);
 }
 
-NdemSettings solver(const Parameters& p, int iterations, const std::string& warm_start) {
+// The consolidation's history warm start uses Paper IV's beta whatever the shear stage's (the prepared
+// packing must not depend on a shear-stage parameter: runs share it).
+constexpr double preparation_beta = 0.85;
+
+NdemSettings solver(const Parameters& p, int iterations, const std::string& warm_start, double beta) {
   NdemSettings s;
   s.time_step = p.real("dt");
   s.iterations = iterations;
   s.warm_start = parse_warm_start(warm_start);
-  s.warm_start_beta = p.real("warm_start_beta");
+  s.warm_start_beta = beta;
   s.impact_velocity = p.real("impact_velocity");
   return s;
 }
@@ -85,10 +89,11 @@ std::pair<std::string, std::string> axial_pair(const Parameters& p) {
   return {a, b};
 }
 
-// Parameters that act only in the shear stage: the prepared packing does not depend on them.
+// Parameters that act only in the shear stage: the prepared packing does not depend on them (friction does,
+// through preparation_friction < 0; axial_speed acts through the scene, which is in the key as text).
 bool shear_only(const std::string& name) {
-  static const std::vector<std::string> names = {"iterations", "warm_start", "warm_start_beta", "friction", "strain_from",
-                                                 "strain_to", "share_preparation", "axial_speed"};
+  static const std::vector<std::string> names = {"iterations", "warm_start", "warm_start_beta", "strain_from", "strain_to",
+                                                 "share_preparation"};
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
@@ -156,7 +161,7 @@ RunResult run_triaxial(const Parameters& p, RunContext& ctx) {
     World prep = w;
     prep.materials[0].friction = prep_mu;
     fill_box(prep, p);
-    NdemStepper stepper(solver(p, int(p.integer("preparation_iterations")), "history"));
+    NdemStepper stepper(solver(p, int(p.integer("preparation_iterations")), "history", preparation_beta));
     const StabilityGuard guard(prep, {.max_energy_gain = std::numeric_limits<double>::infinity(), .max_overlap_ratio = 2.0},
                                "ndem_triaxial (consolidation)");
     const int steps = int(std::ceil(p.real("consolidation_time") / dt));
@@ -189,7 +194,7 @@ RunResult run_triaxial(const Parameters& p, RunContext& ctx) {
 
   // Stage 2: axial compression with the run's solver.
   scene.enter_stage(w, "shear");
-  NdemStepper stepper(solver(p, int(p.integer("iterations")), p.text("warm_start")));
+  NdemStepper stepper(solver(p, int(p.integer("iterations")), p.text("warm_start"), p.real("warm_start_beta")));
   const StabilityGuard guard(w, {.max_energy_gain = std::numeric_limits<double>::infinity(), .max_overlap_ratio = 2.0},
                              "ndem_triaxial (shear)");
   const double h0 = out.metrics["box_height_prepared"];
@@ -216,9 +221,9 @@ RunResult run_triaxial(const Parameters& p, RunContext& ctx) {
     for (const SceneBody& b : spec.bodies)
       if (b.name != bottom && b.name != top && b.joint != SceneJoint::fixed) lateral += contact_stress(b.name), ++lateral_count;
     lateral = lateral_count ? lateral / lateral_count : std::numeric_limits<double>::quiet_NaN();
-    curve.rows.push_back({strain, sz, sz - sigma_h, lateral});
+    if (k > 0) curve.rows.push_back({strain, sz, sz - sigma_h, lateral});  // step 0: wall acceleration (above)
     // The first step's motor force also accelerates the 100 kg wall to axial_speed (m v / dt / A, ~20 kPa):
-    // the start level is read after it, over strain 0.5-2 %.
+    // the start level is read after it, over strain 0.5-2 %, and the curve starts after it.
     if (strain >= 0.005 && strain <= 0.02) start_sum += sz, ++start_count;
     if (strain >= from && strain <= to) {
       window.emplace_back(strain, sz);
@@ -286,6 +291,8 @@ const ExperimentRegistration reg{Experiment{
             {"preparation_iterations", ParamType::integer, "-", std::int64_t(200), 1.0, 1e7,
              "PGS iterations during consolidation (history warm start)"},
             {"box_side", ParamType::real, "m", 0.12, 1e-4, 100.0, "side of the cube filled at random (the scene's walls enclose it)"},
+            {"wall_mass", ParamType::real, "kg", 100.0, 1e-6, 1e9,
+             "mass of each cell wall, for the study's [scene] to refer to (Paper IV: 100 kg, 000 l.1721)"},
             {"confining_stress", ParamType::real, "Pa", 100.0, 0.0, 1e9, "sigma^h: the deviator is sigma_z^c - sigma^h"},
             {"axial_speed", ParamType::real, "m/s", 0.01, 0.0, 100.0, "speed of each axial wall in the shear stage"},
             {"consolidation_time", ParamType::real, "s", 5.0, 0.0, 1e4, "duration of the hydrostatic stage"},
