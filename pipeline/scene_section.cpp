@@ -2,6 +2,7 @@
 #include "pipeline/scene_section.hpp"
 
 #include <algorithm>
+#include <regex>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,6 +21,25 @@ void refuse_scene_parameter(const Study& s, const toml::table& root) {
   for (const auto& path : paths)
     if (const toml::node* n = root.at_path(path).node())
       fail(at(s.file, *n), path, "declare the scene in a [scene] section, not as a parameter");
+}
+/// The first string in the scene that refers to parameter `name` ("[-][factor*]name"): its key path and node,
+/// so that an error names the value's own line.
+std::pair<std::string, const toml::node*> find_reference(const toml::node& n, const std::string& path, const std::string& name) {
+  if (auto str = n.as_string()) {
+    static const std::regex reference(R"(\s*-?\s*(?:[0-9.eE+-]+\s*\*\s*)?([A-Za-z_][A-Za-z0-9_]*)\s*)");
+    std::smatch m;
+    if (std::regex_match(str->get(), m, reference) && m[1] == name) return {path, &n};
+  } else if (auto table = n.as_table()) {
+    for (const auto& [k, v] : *table) {
+      const std::string key(k.str());
+      if (key == "name" || key == "joint" || key == "shape" || key == "kind" || key == "outputs" || key == "area_between") continue;
+      if (auto found = find_reference(v, path + "." + key, name); found.second) return found;
+    }
+  } else if (auto array = n.as_array()) {
+    for (std::size_t i = 0; i < array->size(); ++i)
+      if (auto found = find_reference(*array->get(i), fmt::format("{}[{}]", path, i), name); found.second) return found;
+  }
+  return {"", nullptr};
 }
 }  // namespace
 
@@ -48,10 +68,13 @@ void read_scene_section(Study& s, const toml::table& root, const Experiment* e) 
     for (const auto& p : e->parameters) names.push_back(p.name);
     for (const auto& ref : scene.parameter_references()) {
       const ParameterSpec* p = e->find(ref);
+      if (p && (p->type == ParamType::real || p->type == ParamType::integer)) continue;
+      const auto [key, node] = find_reference(*n, "scene", ref);
+      const std::string ref_at = node && node->source().begin ? at(s.file, *node) : where;
+      const std::string ref_key = node ? key : "scene";
       if (!p)
-        fail(where, "scene", fmt::format("refers to '{}', which is not a parameter of experiment '{}'{}", ref, e->name, did_you_mean(ref, names)));
-      if (p->type != ParamType::real && p->type != ParamType::integer)
-        fail(where, "scene", fmt::format("refers to '{}', a {} parameter; a scene number needs a real or integer one", ref, to_string(p->type)));
+        fail(ref_at, ref_key, fmt::format("refers to '{}', which is not a parameter of experiment '{}'{}", ref, e->name, did_you_mean(ref, names)));
+      fail(ref_at, ref_key, fmt::format("refers to '{}', a {} parameter; a scene number needs a real or integer one", ref, to_string(p->type)));
     }
     for (const auto& stage : scene.stage_names())
       if (std::find(e->scene_stages.begin(), e->scene_stages.end(), stage) == e->scene_stages.end())

@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(errors_name_file_line_and_key) {
   expect_error("kind", kind, f + R"(19: scene\.body\[1\]\.motor\.kind: unknown motor kind 'stres')");
   std::string ref = head + two_walls;
   ref.replace(ref.find("\"0.5*box_side\""), 14, "\"0.5*box_sid\"");
-  expect_error("ref", ref, f + R"(\d+: scene: refers to 'box_sid', which is not a parameter .*did you mean 'box_side')");
+  expect_error("ref", ref, f + R"(16: scene\.body\[1\]\.position\[2\]: refers to 'box_sid', which is not a parameter .*did you mean 'box_side')");
   std::string stage = head + two_walls;
   stage.replace(stage.find("stages.shear"), 12, "stages.sheer");
   expect_error("stage", stage, f + R"(\d+: scene: a body gives a motor for stage 'sheer'.*did you mean 'shear')");
