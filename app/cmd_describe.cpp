@@ -3,6 +3,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "app/command.hpp"
 #include "experiments/experiment.hpp"
@@ -20,6 +21,7 @@ void describe(const Experiment& e) {
     fmt::print("| {} | {} | {} | {} | {} | {} |\n", p.name, to_string(p.type), p.unit, to_string(p.default_value), range,
                p.description);
   }
+  if (!e.scene_stages.empty()) fmt::print("\nTakes a [scene] (docs/studies.md); its stages: {}\n", fmt::join(e.scene_stages, ", "));
 }
 
 const CommandRegistration reg{"describe", "Print the parameters of an experiment (all experiments without a name)",

@@ -66,6 +66,9 @@ struct Experiment {
   std::string description;
   std::vector<ParameterSpec> parameters;
   std::function<RunResult(const Parameters&, RunContext&)> run;
+  /// Stages a study's [scene] may give motors for (experiments/scene_spec.hpp); an experiment takes a
+  /// scene when it declares the text parameter `scene`.
+  std::vector<std::string> scene_stages = {};
 
   /// Fills defaults and validates: unknown names, wrong types and out-of-range values throw
   /// std::invalid_argument naming the parameter.

@@ -268,6 +268,16 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     }
     return;
   }
+  if (d.kind == "relative_deviation") {
+    // |y / reference - 1| per selected run (NaN on the others), the reference a scalar of an earlier derived
+    // quantity: e.g. how far sigma^c(N_it) is from its value at the largest N_it (Paper IV E4 "levels out").
+    const auto ref = a.scalars.find(d.text("reference"));
+    if (ref == a.scalars.end()) throw std::runtime_error(fmt::format("derived '{}': no scalar '{}'", d.name, d.text("reference")));
+    for (auto& r : a.rows)
+      if (r.status == "ok") r.num[d.name] = std::numeric_limits<double>::quiet_NaN();
+    for (const Row* r : select(a.rows, d, where)) const_cast<Row*>(r)->num[d.name] = std::abs(get(*r, d.text("y")) / ref->second - 1);
+    return;
+  }
   auto rows = select(a.rows, d, where);
   if (rows.empty()) throw std::runtime_error(fmt::format("derived '{}': no successful run matches", d.name));
   if (d.kind == "value_at") {

@@ -7,6 +7,7 @@
 
 #include "pipeline/analysis.hpp"
 #include "pipeline/fit.hpp"
+#include "pipeline/scene_section.hpp"
 #include "pipeline/sweep.hpp"
 #include "pipeline/units.hpp"
 #include "pipeline/validate.hpp"
@@ -307,7 +308,8 @@ Where Item::where_filter() const {
 namespace {
 /// Derived quantities that add a column to every run (the others give scalars).
 bool per_run_column(const Item& d) {
-  return d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce" || (d.kind == "min_reaching" && d.has("group_by")) ||
+  return d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce" || d.kind == "relative_deviation" ||
+         (d.kind == "min_reaching" && d.has("group_by")) ||
          (d.kind == "model" && !d.has("at"));
 }
 
@@ -597,7 +599,7 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
                                  e.description()));
   }
   const std::string file = path;
-  only_keys(file, "", root, {"study", "parameters", "sweep", "tiers", "derived", "plot", "table", "check"});
+  only_keys(file, "", root, {"study", "parameters", "sweep", "tiers", "scene", "derived", "plot", "table", "check"});
   const Experiment* e = read_study_table(s, root);
   loading.push_back(fs::weakly_canonical(path).string());
   read_imports(s, *root.get("study")->as_table(), source_root, loading);
@@ -628,6 +630,7 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
     }
   }
   check_replicates(s, root, e);
+  read_scene_section(s, root, e);  // [scene]: bodies, motors, outputs (pipeline/scene_section.hpp)
 
   s.derived = read_items(file, root, "derived", &derived_schemas(), nullptr);
   s.plots = read_items(file, root, "plot", nullptr, &plot_schema());
@@ -673,6 +676,10 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
       if (d.has(key) && (d.kind == "fit" || d.kind == "model" || d.kind == "min_reaching"))
         for (const auto& c : d.texts(key)) column(d, "derived", key, c);
     if (d.kind == "fit" || d.kind == "model") check_model_keys(d, scalars);
+    if (d.kind == "relative_deviation" && !scalars.count(d.text("reference")))
+      fail(d.at_key("reference"), "derived '" + d.name + "'.reference",
+           fmt::format("'{}' is not a scalar of an earlier derived quantity{}", d.text("reference"),
+                       did_you_mean(d.text("reference"), {scalars.begin(), scalars.end()})));
     if (per_run_column(d)) continue;
     if (scalars.count(d.name)) fail(d.at_key("name"), "derived '" + d.name + "'.name", "duplicate scalar name");
     if (d.kind == "scalar_mean") {
