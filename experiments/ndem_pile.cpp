@@ -24,7 +24,7 @@ namespace grainlab {
 namespace {
 
 constexpr const char* kMeasuredMetrics[] = {"pile_height",        "pile_height_d",      "pile_height_top5",
-                                            "angle_of_repose",    "flank_bins",         "melt_rate_d_per_s",
+                                            "pile_height_centroid", "angle_of_repose",    "flank_bins",         "melt_rate_d_per_s",
                                             "rest_height_change", "resting_fraction",   "last_emission_time",
                                             "max_overlap_over_d", "contacts"};
 
@@ -104,7 +104,7 @@ RunResult run_pile(const Parameters& p, RunContext& ctx) {
   PileMeasureSettings ms;
   ms.rest_speed = p.real("rest_speed");
   ms.bin_width = d;
-  TimeSeries series{{"time", "height_d", "height_top5_d", "particles", "resting_fraction"}, {}};
+  TimeSeries series{{"time", "height_d", "height_top5_d", "height_centroid_d", "particles", "resting_fraction"}, {}};
   double last_emission = 0;
   try {
     for (int k = 0;; ++k) {
@@ -116,7 +116,7 @@ RunResult run_pile(const Parameters& p, RunContext& ctx) {
       check_nothing_flies_up(w, height + 2 * d);
       if ((k + 1) % sample_every == 0) {
         const PileMeasures m = measure_pile(w.particles, ms);
-        series.rows.push_back({w.time, m.height / d, m.height_top / d, double(w.particles.size()),
+        series.rows.push_back({w.time, m.height / d, m.height_top / d, m.height_centroid / d, double(w.particles.size()),
                                w.particles.size() ? double(m.resting) / double(w.particles.size()) : 0.0});
       }
       if (ctx.progress && k % 200 == 0)
@@ -128,19 +128,20 @@ RunResult run_pile(const Parameters& p, RunContext& ctx) {
   }
 
   const PileMeasures m = measure_pile(w.particles, ms);
-  // Melting after the source stopped (P4-C20, C32): slope of the mean top-5 height over the samples from
+  // Melting after the source stopped (P4-C20, C32): slope of the centroid height over the samples from
   // `melt_window_delay` after the last emission (the last particles have landed) to the end.
   std::vector<double> t, h;
   for (const auto& row : series.rows)
-    if (row[0] >= last_emission + p.real("melt_window_delay") && std::isfinite(row[2])) {
+    if (row[0] >= last_emission + p.real("melt_window_delay") && std::isfinite(row[3])) {
       t.push_back(row[0]);
-      h.push_back(row[2]);
+      h.push_back(row[3]);
     }
   const double melt = t.size() >= 2 ? -fit_line(t, h).slope : std::numeric_limits<double>::quiet_NaN();
   RunResult out;
   out.metrics["pile_height"] = m.height;
   out.metrics["pile_height_d"] = m.height / d;
   out.metrics["pile_height_top5"] = m.height_top;
+  out.metrics["pile_height_centroid"] = m.height_centroid;
   out.metrics["angle_of_repose"] = m.angle_deg;
   out.metrics["flank_bins"] = m.flank_bins;
   out.metrics["melt_rate_d_per_s"] = melt;

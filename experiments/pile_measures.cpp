@@ -13,11 +13,13 @@ PileMeasures measure_pile(const ParticleStore& p, const PileMeasureSettings& s) 
   const double nan = std::numeric_limits<double>::quiet_NaN();
   PileMeasures out;
   std::vector<double> tops;                 // z + r of resting particles
+  double z_sum = 0;
   std::vector<double> surface;              // highest z + r per radial bin
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!(p.velocity[i].norm() < s.rest_speed)) continue;
     const double top = p.position[i].z() + p.radius[i];
     tops.push_back(top);
+    z_sum += p.position[i].z();
     const double rho = std::hypot(p.position[i].x() - s.axis_x, p.position[i].y() - s.axis_y);
     const auto bin = std::size_t(rho / s.bin_width);
     if (bin >= surface.size()) surface.resize(bin + 1, nan);
@@ -25,9 +27,10 @@ PileMeasures measure_pile(const ParticleStore& p, const PileMeasureSettings& s) 
   }
   out.resting = tops.size();
   if (tops.empty()) {
-    out.height = out.height_top = out.angle_deg = nan;
+    out.height = out.height_top = out.height_centroid = out.angle_deg = nan;
     return out;
   }
+  out.height_centroid = 4 * z_sum / double(tops.size());
   std::sort(tops.begin(), tops.end(), std::greater<>());
   out.height = tops.front();
   if (int(tops.size()) >= s.top) {

@@ -3,6 +3,9 @@
 // (axis_x, axis_y) (Paper IV E2, 000 l.1654-1664; ledger ../shared/claims/paper4.md E2):
 //  - height: max over resting particles (|v| < rest_speed) of z + r (ledger default), and the mean of the
 //    `top` highest resting particles (less sensitive to one particle sitting on the apex);
+//  - centroid height: 4 x the mean centre height of the resting particles (a cone's centroid lies at a
+//    quarter of its height): a bulk measure that averages over every particle, so one particle on the apex
+//    moves it by 1/N_p of what it moves the maximum;
 //  - angle of repose from the free surface: resting particles binned by the distance rho from the axis
 //    (bins of width `bin_width`); the surface height of a bin is its highest z + r; a line fitted to the
 //    surface heights of the bins whose height lies between `flank_low` and `flank_high` times the pile
@@ -25,6 +28,7 @@ struct PileMeasureSettings {
 struct PileMeasures {
   double height = 0;      ///< m, max z + r over resting particles; NaN when none rests
   double height_top = 0;  ///< m, mean z + r of the `top` highest resting particles; NaN when fewer rest
+  double height_centroid = 0;  ///< m, 4 x mean z of the resting particles' centres; NaN when none rests
   double angle_deg = 0;   ///< degrees, from the flank fit; NaN with fewer than 3 flank bins
   int flank_bins = 0;     ///< bins used by the flank fit
   std::size_t resting = 0;

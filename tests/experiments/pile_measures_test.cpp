@@ -38,6 +38,9 @@ BOOST_AUTO_TEST_CASE(cone_angle_and_height_are_recovered) {
     BOOST_TEST(m.angle_deg == angle, boost::test_tools::tolerance(1e-9));
     BOOST_TEST(m.flank_bins >= 3);
     BOOST_TEST(m.resting == p.size());
+    double z = 0;
+    for (const Vec3& x : p.position) z += x.z();
+    BOOST_TEST(m.height_centroid == 4 * z / double(p.size()), boost::test_tools::tolerance(1e-12));
   }
 }
 
