@@ -346,6 +346,19 @@ w("series = [")
 for v, _, _ in VARIANTS:
     w(f'  {{ y = "abs_eps_l", where = {where(v)}, label = "{LABEL[v]}", style = "linespoints" }},')
 w("]\n")
+for tol, tag, txt in TOLS:
+    w(f"""[[plot]]
+name = "fig3_required_nit_{tag}"
+x = "count"
+title = "Paper IV Fig. 3 analogue: required N_it for |eps_l| <= {txt} vs N_p (every larger grid N_it too)"
+xlabel = "number of particles N_p"
+ylabel = "required N_it"
+logx = true
+logy = true""")
+    w("series = [")
+    for v in FITTED:
+        w(f'  {{ y = "nreq_{v}_{tag}", where = {where(v)[:-2]}, iterations = 500 }}, label = "{LABEL[v]}", style = "linespoints" }},')
+    w("]\n")
 w("""[[table]]
 name = "column_runs"
 columns = ["count", "warm_start", "model_warm_start_factor", "iterations", "eps_l", "mean_overlap_error", "diverged"]
