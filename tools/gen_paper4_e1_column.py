@@ -73,7 +73,7 @@ paper = "IV"
 experiment = "ndem_column"
 description = "Columns of 5-100 spheres, d = 13 mm, rho = 3700 kg/m^3, E = 6 MPa, nu = 0.25, e = 0.18, mu = 0.91, mu_r = 0.32, dt = 5 ms, v_imp = 0.05 m/s (Paper IV Table 1, 000 l.1624-1634), g = 9.81 (ledger 0.4), initially touching; 10 s of settling (ledger E1), l_Nit averaged over the last 1 s; always N_it sweeps."
 metrics = ["eps_l", "abs_eps_l", "height_error", "mean_overlap_error", "diverged", "passed_through", "diverged_time"]
-tiers = ["quick", "full", "beta0", "coarse"]
+tiers = ["quick", "full", "beta0", "coarse", "dt2ms"]
 
 [parameters]
 diameter = 0.013
@@ -131,6 +131,15 @@ w("[tiers.coarse.parameters]\nduration = 3.0\n")
 w("[tiers.coarse.sweep.grid]")
 w(f"count = {lst(QUICK_COUNTS)}")
 w("iterations = [5, 10, 50, 500]")
+w("")
+w("""# dt2ms: dt = 2 ms (WM stable from a few sweeps, studies/paper4_e1_wm_stability.toml), quick grid.
+[tiers.dt2ms.parameters]
+duration = 3.0
+dt = 0.002
+""")
+w("[tiers.dt2ms.sweep.grid]")
+w(f"count = {lst(QUICK_COUNTS)}")
+w(f"iterations = {lst(QUICK_ITERS)}")
 w("")
 w("[tiers.quick.sweep.grid]")
 w(f"count = {lst(QUICK_COUNTS)}")
