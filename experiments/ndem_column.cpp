@@ -64,6 +64,32 @@ RunResult diverged(const World& w, double max_lateral_offset_d, bool buckled, do
   return out;
 }
 
+// Paper IV Fig. 4 (000 l.1644, 1652): the mean |residual| per row type at every PGS iteration of one solve,
+// as run series `residuals` (k = 0 is the first sweep, whose residual is that of the initial guess), and
+// the numbers its claims compare: the normal residual at k = 0, 10, N_it/2 and the last k, and its
+// convergence rate = least-squares slope of ln mean|r_n| vs k for k >= 10 (per iteration; < 0 converging).
+// NaN when nothing was recorded (off, or the run diverged before the recorded step).
+void add_residual_series(RunResult& out, const NdemStepStats& st) {
+  const auto& rn = st.residual_normal;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto at = [&](std::size_t k) { return k < rn.size() ? rn[k] : nan; };
+  out.metrics["residual_normal_k0"] = at(0);
+  out.metrics["residual_normal_k10"] = at(10);
+  out.metrics["residual_normal_mid"] = at(rn.size() / 2);
+  out.metrics["residual_normal_last"] = rn.empty() ? nan : rn.back();
+  double sx = 0, sy = 0, sxx = 0, sxy = 0, m = 0;
+  for (std::size_t k = 10; k < rn.size(); ++k)
+    if (rn[k] > 0) {  // an exactly converged row set has no logarithm
+      const double x = double(k), y = std::log(rn[k]);
+      sx += x, sy += y, sxx += x * x, sxy += x * y, m += 1;
+    }
+  out.metrics["residual_normal_rate"] = m >= 2 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : nan;
+  TimeSeries series{{"k", "normal", "friction", "rolling"}, {}};
+  for (std::size_t k = 0; k < rn.size(); ++k)
+    series.rows.push_back({double(k), rn[k], st.residual_friction[k], st.residual_rolling[k]});
+  out.series["residuals"] = std::move(series);
+}
+
 // Largest distance of a sphere centre from the column axis (x = y = 0), in diameters.
 double lateral_offset_over_d(const World& w, double d) {
   double worst = 0;
@@ -181,9 +207,47 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
   double max_offset = 0;
   double min_step = n > 1 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
   const bool stop_on_pass_through = p.text("on_pass_through") == "stop";
+  // Elastic overlaps of the resting column: contact j (0 = floor) carries (n - j) m g; Hertz with the engine's
+  // k_n (R* = d/2 at the floor, d/4 between spheres), or the linear law's k.
+  const double mg = w.particles.mass[0] * -w.gravity.g.z();
+  const double estar = m.youngs_modulus / (2 * (1 - m.poisson_ratio * m.poisson_ratio));
+  auto elastic_overlap = [&](int j) {
+    if (s.law == NdemContactLaw::linear) return (n - j) * mg / s.linear_stiffness;
+    return std::pow((n - j) * mg / hertz_stiffness(estar, j == 0 ? d / 2 : d / 4), 2.0 / 3.0);
+  };
+  auto resting_height = [&] {
+    double l = n * d;
+    for (int j = 0; j < n; ++j) l -= elastic_overlap(j);
+    return l;
+  };
+  // Fig. 4: the residuals of the step starting at residual_series_time (the last step if later).
+  const double residual_time = p.real("residual_series_time");
+  const int residual_step =
+      residual_time < 0 ? -1 : std::min(steps - 1, int(std::ceil(residual_time / s.time_step - 1e-9)));
+  NdemStepStats recorded;
+  // Fig. 2: the column height (top of the upper sphere) every height_series_every steps.
+  const int height_every = int(p.integer("height_series_every"));
+  std::vector<std::vector<double>> heights;
+  // Optional outputs added to every result, the diverged ones included (their metrics then NaN).
+  auto with_series = [&](RunResult out) {
+    if (residual_step >= 0) add_residual_series(out, recorded);
+    if (height_every > 0) {
+      const double l = resting_height();
+      for (auto& row : heights) row.push_back((l - row[1]) / l);
+      out.series["height"] = TimeSeries{{"t", "height", "eps_l"}, std::move(heights)};
+    }
+    return out;
+  };
   try {
     for (int k = 0; k < steps; ++k) {
+      if (k == residual_step) ndem.set_record_residuals(true);
       ndem.step(w);
+      if (k == residual_step) {
+        recorded = ndem.stats();
+        ndem.set_record_residuals(false);
+      }
+      if (height_every > 0 && (k + 1) % height_every == 0)
+        heights.push_back({w.time, w.particles.position[n - 1].z() + d / 2});
       if (fixed_axis) hold_on_axis(w);
       guard.check(w);
       if (k >= first_measured) {
@@ -195,7 +259,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
       const auto [step, j] = smallest_centre_step_over_d(w, d);
       min_step = std::min(min_step, step);
       if (stop_on_pass_through && step < 0) {
-        if (on_instability == "record") return diverged(w, max_offset, false, min_step, true);
+        if (on_instability == "record") return with_series(diverged(w, max_offset, false, min_step, true));
         throw InstabilityError(
             fmt::format("ndem_column: step {} (t = {:.6g} s): spheres {} and {} passed through each other (centre "
                         "step {:.3g} d; their overlap approached d without reaching the 2-radii guard): the column "
@@ -208,7 +272,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
             w.step);
       }
       if (buckle_limit > 0 && max_offset > buckle_limit) {
-        if (on_instability == "record") return diverged(w, max_offset, true, min_step, false);
+        if (on_instability == "record") return with_series(diverged(w, max_offset, true, min_step, false));
         throw InstabilityError(
             fmt::format("ndem_column: step {} (t = {:.6g} s): the column buckled: a sphere is {:.3g} d off the axis "
                         "(buckle_limit = {} d, lateral = {}); its overlap errors would mean nothing. Paper I's 1D "
@@ -229,16 +293,8 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     }
   } catch (const InstabilityError&) {
     if (on_instability == "fail") throw;
-    return diverged(w, max_offset, false, min_step, false);
+    return with_series(diverged(w, max_offset, false, min_step, false));
   }
-  // Elastic overlaps of the resting column: contact j (0 = floor) carries (n - j) m g; Hertz with the engine's
-  // k_n (R* = d/2 at the floor, d/4 between spheres), or the linear law's k.
-  const double mg = w.particles.mass[0] * -w.gravity.g.z();
-  const double estar = m.youngs_modulus / (2 * (1 - m.poisson_ratio * m.poisson_ratio));
-  auto elastic_overlap = [&](int j) {
-    if (s.law == NdemContactLaw::linear) return (n - j) * mg / s.linear_stiffness;
-    return std::pow((n - j) * mg / hertz_stiffness(estar, j == 0 ? d / 2 : d / 4), 2.0 / 3.0);
-  };
   double worst = 0, mean = 0, l = n * d, eps_c_elastic = 0;
   for (int j = 0; j < n; ++j) {
     const double h = elastic_overlap(j);
@@ -250,7 +306,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     l -= h;
   }
   if (!(worst <= absurd_overlap_error_over_d)) {
-    if (on_instability == "record") return diverged(w, max_offset, false, min_step, min_step < 0);
+    if (on_instability == "record") return with_series(diverged(w, max_offset, false, min_step, min_step < 0));
     throw InstabilityError(fmt::format("ndem_column: step {} (t = {:.6g} s): overlap error {:.3g} d is "
                                        "beyond {} d, the column did not settle (time step too large?)",
                                        w.step, w.time, worst, absurd_overlap_error_over_d),
@@ -308,7 +364,7 @@ RunResult run_column(const Parameters& p, RunContext& ctx) {
     out.series["contact_histogram_normal_velocity"] =
         TimeSeries{io::histogram_columns(), histograms->normal_velocity_rows()};
   }
-  return out;
+  return with_series(std::move(out));
 }
 
 const ExperimentRegistration reg{Experiment{
@@ -355,6 +411,13 @@ const ExperimentRegistration reg{Experiment{
              "spheres passing through each other (a centre below the one it rests on): continue (metric "
              "passed_through = 1) | stop (InstabilityError, or recorded with on_instability = record)",
              {"continue", "stop"}},
+            {"residual_series_time", ParamType::real, "s", -1.0, -1.0, 1e4,
+             "record the mean |residual| per row type at every PGS iteration of the step starting at this time "
+             "(the last step if later; Paper IV Fig. 4) as series `residuals` and residual_normal_* metrics; "
+             "< 0 = off"},
+            {"height_series_every", ParamType::integer, "-", std::int64_t(0), 0.0, 1e9,
+             "store the column height and eps_l(t) every this many steps as series `height` (Paper IV Fig. 2); "
+             "0 = off"},
             {"contact_law", ParamType::text, "", std::string("hertz"), {}, {},
              "hertz (semi-smooth, e_H = 5/4) | linear (SPOOK NDEM, e_H = 1, k = linear_stiffness)", {"hertz", "linear"}},
             {"linear_stiffness", ParamType::real, "N/m", 0.0, 0.0, 1e15, "k of the linear contact law"},

@@ -42,6 +42,8 @@ class NdemStepper : public Stepper {
 
   const NdemSettings& settings() const { return settings_; }
   const NdemStepStats& stats() const { return stats_; }
+  /// Switches the per-iteration residual record on or off from the next step (one solve of a long run).
+  void set_record_residuals(bool on) { settings_.record_residuals = on; }
 
   /// Extra external force/torque per particle index (N, N m), applied every step in addition to
   /// gravity. Empty = none; otherwise must have one entry per particle.
