@@ -29,10 +29,13 @@ BOOST_AUTO_TEST_SUITE(rapid_flow)
 
 // Well converged, the tap travels at the wave speed of the resting Hertz chain (the small-amplitude sum of
 // d/c_j, computed independently of the solver); under-iterated, the truncated PGS limits it well below.
+// The half-amplitude arrival at a free end comes early (the end doubles the incident wave), more so in a short
+// column: measured 1.41 x the Hertz speed at N_p = 30, 1.22 x at N_p = 100 (studies/paper4_sound_speed.toml).
 BOOST_AUTO_TEST_CASE(converged_tap_moves_at_the_hertz_wave_speed_and_few_iterations_slow_it) {
   const RunResult converged = run("ndem_column_pulse", short_column(500));
-  const double hertz = converged.metrics.at("hertz_front_speed");
-  BOOST_TEST(std::abs(converged.metrics.at("front_speed") / hertz - 1) < 0.35);
+  const double ratio = converged.metrics.at("front_speed") / converged.metrics.at("hertz_front_speed");
+  BOOST_TEST(ratio > 1.0);
+  BOOST_TEST(ratio < 1.6);
   const RunResult truncated = run("ndem_column_pulse", short_column(5));
   BOOST_TEST(truncated.metrics.at("front_speed") < 0.6 * converged.metrics.at("front_speed"));
   // The floor step reaches the top (a free end: the response overshoots towards 2 Delta).
