@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace grainlab {
 namespace {
@@ -28,12 +29,23 @@ double segment_area(double R, double s) {
 
 double segment_chord(double R, double s) { return 2 * std::sqrt(std::max(0.0, R * R - s * s)); }
 
-DrumFrame drum_frame(const DrumProbe& probe, std::span<const Vec3> position) {
+DrumFrame drum_frame(const DrumProbe& probe, std::span<const Vec3> position, std::span<const double> weight) {
   DrumFrame f;
   if (position.empty()) return f;
   Vec3 sum = Vec3::Zero();
-  for (const Vec3& x : position) sum += x - probe.centre;
-  Vec3 c = sum / double(position.size());
+  double total = double(position.size());
+  if (weight.empty()) {
+    for (const Vec3& x : position) sum += x - probe.centre;
+  } else {
+    if (weight.size() != position.size())
+      throw std::invalid_argument("drum_frame: one weight per particle required");
+    total = 0;
+    for (std::size_t i = 0; i < position.size(); ++i) {
+      sum += weight[i] * (position[i] - probe.centre);
+      total += weight[i];
+    }
+  }
+  Vec3 c = sum / total;
   c -= c.dot(probe.axis) * probe.axis;
   const double norm = c.norm();
   if (!(norm > 0)) return f;

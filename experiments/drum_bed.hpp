@@ -59,7 +59,9 @@ struct DrumFrame {
   bool valid = false;          ///< false without particles or with the centroid on the axis
 };
 
-DrumFrame drum_frame(const DrumProbe& probe, std::span<const Vec3> position);
+/// `weight` (optional, one per particle, e.g. the masses): the weighted centroid, the material centre of mass
+/// of Paper IV E3 (000 l.1713) for a bi-disperse bed; empty = the plain centroid of the centres.
+DrumFrame drum_frame(const DrumProbe& probe, std::span<const Vec3> position, std::span<const double> weight = {});
 
 /// Sums over steps; bin k covers s in [k w, (k + 1) w).
 struct DrumProfile {
