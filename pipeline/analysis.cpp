@@ -307,12 +307,14 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     }
   } else if (d.kind == "scalar_mean") {
     // Mean of earlier scalars (or of their ratios of[i]/per[i]); .above_one = fraction of terms > 1.
-    const auto of = d.texts("of"), per = d.has("per") ? d.texts("per") : std::vector<std::string>{};
+    std::vector<double> of;  // scalar names or constant numbers
+    for (const auto& t : *d.spec->get("of")->as_array()) of.push_back(t.is_string() ? a.scalars.at(t.as_string()->get()) : t.value_or(0.0));
+    const auto per = d.has("per") ? d.texts("per") : std::vector<std::string>{};
     const std::string kind = d.text("mean", "geometric");
     double sum = 0;
     int above = 0;
     for (std::size_t i = 0; i < of.size(); ++i) {
-      const double t = a.scalars.at(of[i]) / (per.empty() ? 1.0 : a.scalars.at(per[i]));  // NaN propagates
+      const double t = of[i] / (per.empty() ? 1.0 : a.scalars.at(per[i]));  // NaN propagates
       sum += kind == "geometric" ? std::log(t) : kind == "harmonic" ? 1.0 / t : t;
       above += t > 1;
     }

@@ -684,16 +684,20 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
     if (scalars.count(d.name)) fail(d.at_key("name"), "derived '" + d.name + "'.name", "duplicate scalar name");
     if (d.kind == "scalar_mean") {
       // Terms are scalars of earlier derived quantities (evaluated in file order).
-      const auto of = d.texts("of");
-      if (of.empty()) fail(d.at_key("of"), "derived '" + d.name + "'.of", "empty list");
-      if (d.has("per") && d.texts("per").size() != of.size())
-        fail(d.at_key("per"), "derived '" + d.name + "'.per", fmt::format("{} names for {} in `of` (one per term)", d.texts("per").size(), of.size()));
+      // `of`: scalar names or numbers (a constant term, e.g. an assumed factor); `per`: scalar names.
+      std::vector<std::string> of;
+      std::size_t terms = 0;
+      for (const auto& t : *d.spec->get("of")->as_array()) {
+        ++terms;
+        if (t.is_string()) of.push_back(t.as_string()->get());
+      }
+      if (d.has("per") && d.texts("per").size() != terms)
+        fail(d.at_key("per"), "derived '" + d.name + "'.per", fmt::format("{} names for {} in `of` (one per term)", d.texts("per").size(), terms));
       for (const auto& key : {"of", "per"})
-        if (d.has(key))
-          for (const auto& q : d.texts(key))
-            if (q == d.name || !scalars.count(q))
-              fail(d.at_key(key), "derived '" + d.name + "'." + key,
-                   fmt::format("'{}' is not a scalar of an earlier derived quantity{}", q, did_you_mean(q, {scalars.begin(), scalars.end()})));
+        for (const auto& q : std::string(key) == "of" ? of : d.texts(key))
+          if (q == d.name || !scalars.count(q))
+            fail(d.at_key(key), "derived '" + d.name + "'." + key,
+                 fmt::format("'{}' is not a scalar of an earlier derived quantity{}", q, did_you_mean(q, {scalars.begin(), scalars.end()})));
     }
     if (d.kind == "fit") {
       const auto names = model_parameters(d.text("model"));

@@ -281,7 +281,7 @@ BOOST_AUTO_TEST_CASE(imported_scalars_are_prefixed_and_judged_together) {
   const auto summary = [&](double lo, double hi) {
     return fmt::format(
         "[study]\nname = \"sum\"\nimports = [\"a\", \"b\"]\n"
-        "[[derived]]\nname = \"h\"\nkind = \"scalar_mean\"\nof = [\"a.v\", \"b.v\"]\nmean = \"harmonic\"\n"
+        "[[derived]]\nname = \"h\"\nkind = \"scalar_mean\"\nof = [\"a.v\", \"b.v\", 1.0]\nmean = \"harmonic\"\n"
         "[[check]]\nid = \"both\"\nkind = \"scalars_within\"\nof = [\"a.v\", \"b.v\"]\nmin = {}\nmax = {}\n", lo, hi);
   };
   toy::write(dir / "studies/sum.toml", summary(1.5, 20.0));
@@ -293,7 +293,7 @@ BOOST_AUTO_TEST_CASE(imported_scalars_are_prefixed_and_judged_together) {
   const double va = 2.0, vb = 2.0 * std::pow(4.0, 1.5);  // toy_power: y = 2 x^1.5
   BOOST_TEST(an.scalars.at("a.v") == va, boost::test_tools::tolerance(1e-12));
   BOOST_TEST(an.scalars.at("b.v") == vb, boost::test_tools::tolerance(1e-12));
-  BOOST_TEST(an.scalars.at("h") == 2.0 / (1 / va + 1 / vb), boost::test_tools::tolerance(1e-12));
+  BOOST_TEST(an.scalars.at("h") == 3.0 / (1 / va + 1 / vb + 1), boost::test_tools::tolerance(1e-12));  // 1.0: a constant term
   BOOST_TEST(verdict(an, "both").verdict == "pass");
   // The same set with a band that excludes a's value: red, naming the scalar outside.
   toy::write(dir / "studies/sum.toml", summary(3.0, 20.0));
