@@ -14,6 +14,15 @@ foreach(study ${GRAINLAB_STUDY_FILES})
   add_test(NAME study_${name}
            COMMAND grainlab run ${study} --tier quick --force --jobs 2 --results ${GRAINLAB_STUDY_RESULTS})
   set_tests_properties(study_${name} PROPERTIES LABELS study TIMEOUT 900 FIXTURES_SETUP study_results)
+  # A study that imports others runs after them, so that it reuses their stored runs instead of computing
+  # them a second time beside them.
+  file(STRINGS ${study} imports_line REGEX "^imports *= *\\[")
+  if(imports_line)
+    string(REGEX MATCHALL "\"[A-Za-z0-9_]+\"" imported "${imports_line}")
+    string(REPLACE "\"" "" imported "${imported}")
+    list(TRANSFORM imported PREPEND study_)
+    set_tests_properties(study_${name} PROPERTIES DEPENDS "${imported}")
+  endif()
 endforeach()
 add_test(NAME claims_audit COMMAND grainlab report --claims --results ${GRAINLAB_STUDY_RESULTS})
 set_tests_properties(claims_audit PROPERTIES LABELS study FIXTURES_REQUIRED study_results RESOURCE_LOCK study_results)
