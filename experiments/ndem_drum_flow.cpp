@@ -42,6 +42,7 @@
 #include "experiments/experiment.hpp"
 #include "experiments/material_parameters.hpp"
 #include "experiments/run_memo.hpp"
+#include "experiments/sample_statistics.hpp"
 
 namespace grainlab {
 namespace {
@@ -57,18 +58,6 @@ const std::vector<std::string> flow_metrics = {
 
 /// Parameters that select a branch; every other parameter shapes the preparation.
 const std::set<std::string> branch_parameters = {"iterations", "warm_start", "warm_start_beta", "protocol"};
-
-double mean_of(const std::vector<double>& v) {
-  return v.empty() ? nan : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
-}
-
-double sd_of(const std::vector<double>& v) {
-  if (v.size() < 2) return nan;
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / double(v.size() - 1));
-}
 
 double drum_radius(const Parameters& p) { return 0.5 * p.real("drum_diameter_d") * p.real("diameter"); }
 double drum_width(const Parameters& p) { return p.real("drum_width_d") * p.real("diameter"); }

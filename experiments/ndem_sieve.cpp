@@ -38,6 +38,7 @@
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/sources/source_rng.hpp"
 #include "experiments/experiment.hpp"
+#include "experiments/iteration_ladder.hpp"
 #include "experiments/material_parameters.hpp"
 
 namespace grainlab {
@@ -46,22 +47,7 @@ namespace {
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 std::vector<int> parse_ladder(const std::string& text) {
-  std::vector<int> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || item.find_first_not_of(" ", used) != std::string::npos || v < 1 || (!out.empty() && v <= out.back()))
-      throw InputError(fmt::format("ndem_sieve: iteration_ladder = '{}': '{}' is not a positive integer above the "
-                                   "previous rung", text, item));
-    out.push_back(v);
-  }
+  std::vector<int> out = parse_iteration_ladder("ndem_sieve", text);
   if (out.empty()) throw InputError("ndem_sieve: iteration_ladder is empty (give rungs such as \"1,2,4,8\")");
   return out;
 }

@@ -33,8 +33,10 @@
 #include "core/stability_guard.hpp"
 #include "experiments/drum_bed.hpp"
 #include "experiments/drum_pulsation.hpp"
+#include "experiments/iteration_ladder.hpp"
 #include "experiments/experiment.hpp"
 #include "experiments/material_parameters.hpp"
+#include "experiments/sample_statistics.hpp"
 
 namespace grainlab {
 namespace {
@@ -141,18 +143,6 @@ std::size_t count_new(const std::vector<std::uint64_t>& now, const std::vector<s
     if (it == before.end() || *it != k) ++fresh;
   }
   return fresh;
-}
-
-double mean_of(const std::vector<double>& v) {
-  return v.empty() ? nan : std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
-}
-
-double sd_of(const std::vector<double>& v) {
-  if (v.size() < 2) return nan;
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / double(v.size() - 1));
 }
 
 // What the continuation at one N_it measured (metrics and series of a run).
@@ -315,36 +305,12 @@ double profile_deviation(const Continuation& a, const Continuation& b, double st
   return worst;
 }
 
-/// The N_it ladder ("10,25,50"): positive integers, strictly increasing; empty text = none.
-std::vector<int> parse_ladder(const std::string& text) {
-  std::vector<int> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    const std::size_t comma = text.find(',', pos);
-    const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    std::size_t used = 0;
-    int v = 0;
-    try {
-      v = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || item.find_first_not_of(' ', used) != std::string::npos || v < 1 || (!out.empty() && v <= out.back()))
-      throw InputError(fmt::format("paper1_drum: iteration_ladder = '{}': '{}' is not a positive integer above the "
-                                   "previous one (comma-separated, increasing)", text, item));
-    out.push_back(v);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return out;
-}
-
 RunResult run_drum(const Parameters& p, RunContext& ctx) {
   const double d = p.real("diameter");
   const double omega = p.real("omega");
   const double phi = p.real("drum_diameter");
   const double dt = p.real("dt");
-  const std::vector<int> ladder = parse_ladder(p.text("iteration_ladder"));
+  const std::vector<int> ladder = parse_iteration_ladder("paper1_drum", p.text("iteration_ladder"));
   RunResult out;
   out.metrics["froude"] = std::abs(omega) * std::sqrt(phi / (2 * p.real("gravity")));
   out.metrics["width_d"] = phi / d;
