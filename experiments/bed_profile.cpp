@@ -45,34 +45,14 @@ double relax_sweep(std::vector<double>& h, std::size_t nx, std::size_t ny, doubl
   return worst;
 }
 
-}  // namespace
-
-BeltSurface cellular_automaton_surface(std::span<const BeltDeposit> deposits, const BeltSurfaceSettings& s) {
-  require(s.cell_size > 0, "bed profile: cell_size must be > 0 (got " + std::to_string(s.cell_size) + ")");
-  require(s.y_max > s.y_min, "bed profile: y_max must exceed y_min");
-  require(s.repose_angle_deg > 0 && s.repose_angle_deg < 90, "bed profile: repose_angle_deg must lie in (0, 90)");
-  require(s.packing_ratio > 0 && s.packing_ratio <= 1, "bed profile: packing_ratio must lie in (0, 1]");
-  require(s.solid_density > 0, "bed profile: solid_density must be > 0");
-  require(s.tolerance > 0, "bed profile: tolerance must be > 0");
-  require(std::isfinite(s.belt_speed), "bed profile: belt_speed must be finite");
-  require(!deposits.empty(), "bed profile: no deposits on the belt");
-
+BeltSurface deposit_and_relax(std::span<const BeltDeposit> deposits, const BeltSurfaceSettings& s, double x_from,
+                              double x_to) {
   BeltSurface out;
   out.cell = s.cell_size;
   out.y0 = s.y_min;
   out.ny = static_cast<std::size_t>(std::ceil((s.y_max - s.y_min) / s.cell_size - 1e-9));
-  double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
-  for (const BeltDeposit& p : deposits) {
-    require(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.t) && p.mass >= 0,
-            "bed profile: a deposit has a non-finite position/time or a negative mass");
-    const double xb = p.x - s.belt_speed * p.t;
-    xmin = std::min(xmin, xb);
-    xmax = std::max(xmax, xb);
-  }
-  // A margin along x lets the edge heaps spread as they would on a longer belt.
-  const double margin = 10 * s.cell_size;
-  out.x0 = std::floor((xmin - margin) / s.cell_size) * s.cell_size;
-  out.nx = static_cast<std::size_t>(std::floor((xmax + margin - out.x0) / s.cell_size)) + 1;
+  out.x0 = std::floor(x_from / s.cell_size) * s.cell_size;
+  out.nx = static_cast<std::size_t>(std::floor((x_to - out.x0) / s.cell_size)) + 1;
   out.h.assign(out.nx * out.ny, 0.0);
 
   const double per_kg = 1 / (s.solid_density * s.packing_ratio * s.cell_size * s.cell_size);  // m per kg
@@ -95,6 +75,36 @@ BeltSurface cellular_automaton_surface(std::span<const BeltDeposit> deposits, co
                                " m); raise the tolerance");
   }
   return out;
+}
+
+}  // namespace
+
+BeltSurface cellular_automaton_surface(std::span<const BeltDeposit> deposits, const BeltSurfaceSettings& s) {
+  require(s.cell_size > 0, "bed profile: cell_size must be > 0 (got " + std::to_string(s.cell_size) + ")");
+  require(s.y_max > s.y_min, "bed profile: y_max must exceed y_min");
+  require(s.repose_angle_deg > 0 && s.repose_angle_deg < 90, "bed profile: repose_angle_deg must lie in (0, 90)");
+  require(s.packing_ratio > 0 && s.packing_ratio <= 1, "bed profile: packing_ratio must lie in (0, 1]");
+  require(s.solid_density > 0, "bed profile: solid_density must be > 0");
+  require(s.tolerance > 0, "bed profile: tolerance must be > 0");
+  require(std::isfinite(s.belt_speed), "bed profile: belt_speed must be finite");
+  require(!deposits.empty(), "bed profile: no deposits on the belt");
+
+  double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
+  for (const BeltDeposit& p : deposits) {
+    require(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.t) && p.mass >= 0,
+            "bed profile: a deposit has a non-finite position/time or a negative mass");
+    const double xb = p.x - s.belt_speed * p.t;
+    xmin = std::min(xmin, xb);
+    xmax = std::max(xmax, xb);
+  }
+  // A margin along x lets the heaps at the ends of the deposit spread as on a longer belt; it doubles until
+  // the settled bed does not reach the grid's ends (the no-flux ends would otherwise steepen it).
+  for (double margin = 10 * s.cell_size;; margin *= 2) {
+    BeltSurface out = deposit_and_relax(deposits, s, xmin - margin, xmax + margin);
+    bool touches = false;
+    for (std::size_t j = 0; j < out.ny; ++j) touches = touches || out.at(0, j) > 0 || out.at(out.nx - 1, j) > 0;
+    if (!touches) return out;
+  }
 }
 
 std::vector<double> time_averaged_profile(const BeltSurface& surface, double x_from, double x_to) {

@@ -53,7 +53,8 @@ struct BeltSurface {
   double at(std::size_t i, std::size_t j) const { return h[i * ny + j]; }
 };
 
-/// Steps 1-2: deposit every particle in the belt frame, then relax (grid spans the deposits along x).
+/// Steps 1-2: deposit every particle in the belt frame, then relax. The grid spans the deposits along x plus a
+/// margin that grows until the settled bed stays clear of the grid's x ends.
 /// Throws InputError for non-positive cell, density, packing, an angle outside (0, 90) deg, y_max <= y_min.
 BeltSurface cellular_automaton_surface(std::span<const BeltDeposit> deposits, const BeltSurfaceSettings& s);
 

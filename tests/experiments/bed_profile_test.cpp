@@ -112,6 +112,21 @@ BOOST_AUTO_TEST_CASE(cellular_automaton_conserves_volume_and_settles_at_the_repo
   BOOST_TEST(surf.dropped == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(cellular_automaton_grid_grows_until_the_heap_is_clear_of_its_ends) {
+  // 20k spheres on one spot: a 35 deg cone of radius ~0.27 m, wider than the first 10-cell margin.
+  const double mass = 2500 * std::numbers::pi / 6 * 1e-6;
+  const std::vector<BeltDeposit> d(20000, BeltDeposit{0.0, 0.5, 0.0, mass});
+  const BeltSurface surf = cellular_automaton_surface(d, BeltSurfaceSettings{});
+  BOOST_TEST(surf.nx > 21u);
+  double volume = 0;
+  for (std::size_t j = 0; j < surf.ny; ++j) {
+    BOOST_TEST(surf.at(0, j) == 0.0);
+    BOOST_TEST(surf.at(surf.nx - 1, j) == 0.0);
+  }
+  for (double v : surf.h) volume += v * dy * dy;
+  BOOST_TEST(volume == 20000 * mass / (2500 * 0.7), boost::test_tools::tolerance(1e-9));
+}
+
 BOOST_AUTO_TEST_CASE(belt_frame_spreads_one_landing_point_along_the_belt) {
   BeltSurfaceSettings s;
   s.belt_speed = 0.25;
