@@ -78,7 +78,7 @@ BOOST_AUTO_TEST_CASE(printed_weights_blow_up_on_noise) {
 
 BOOST_AUTO_TEST_CASE(termination_criterion_bounds_the_objective) {
   // Uniform bed with a fraction q of the mass moved into one cell: |a_n| = q a_0 for every n >= 1, the
-  // largest f the criterion (q <= 1/10) allows: f = 0.2 q a_0 (2 - 2^-19)/2 ... = 0.4 q a_0 / N * (1 - 2^-20).
+  // largest f the criterion (q <= 1/10) allows: f = (2/N) q a_0 sum_{n=1..N} 2^(1-n) = (4/N) q a_0 (1 - 2^-N).
   for (double q : {0.099, 0.05}) {
     std::vector<double> h(40, (1 - q) * cross_section / 1.0);
     h[25] += q * cross_section / dy;
@@ -88,6 +88,20 @@ BOOST_AUTO_TEST_CASE(termination_criterion_bounds_the_objective) {
     BOOST_TEST(o.f == 4 * q * (cross_section / dy) / 20 * (1 - std::ldexp(1.0, -20)), boost::test_tools::tolerance(1e-9));
     BOOST_TEST(o.f < 0.01);
   }
+  // Any profile that meets the criterion stays below 0.4 a_0 / N (= 0.0080 m at the feed-rate bed).
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int met = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<double> h(40);
+    for (double& v : h) v = 0.8 + 0.4 * u(rng) * u(rng);
+    h[static_cast<std::size_t>(trial % 40)] += 2.5 * u(rng);
+    const FftObjective o = fft_objective(h);
+    if (!o.termination_criterion) continue;
+    ++met;
+    BOOST_TEST(o.f <= 0.4 * o.magnitude[0] / 20);
+  }
+  BOOST_TEST(met > 100);
   std::vector<double> over(40, 0.9 * cross_section);
   over[25] += 0.11 * cross_section / dy;
   BOOST_TEST(!fft_objective(over).termination_criterion);
