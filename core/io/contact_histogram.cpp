@@ -79,6 +79,19 @@ Histogram make_histogram(const std::vector<double>& values, const HistogramAxis&
   return h;
 }
 
+void add_histogram(Histogram& sum, const Histogram& h) {
+  if (sum.counts.empty()) {
+    sum = h;
+    return;
+  }
+  if (sum.counts.size() != h.counts.size() || sum.lower != h.lower || sum.upper != h.upper)
+    throw InputError(fmt::format("contact histogram: cannot add bins [{}, {}] x {} to bins [{}, {}] x {}", h.lower,
+                                 h.upper, h.counts.size(), sum.lower, sum.upper, sum.counts.size()));
+  for (std::size_t k = 0; k < h.counts.size(); ++k) sum.counts[k] += h.counts[k];
+  sum.underflow += h.underflow;
+  sum.overflow += h.overflow;
+}
+
 ContactValues touching_contact_values(const World& world, OverlapUnit unit) {
   const ParticleStore& P = world.particles;
   ContactValues out;

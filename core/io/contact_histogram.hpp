@@ -74,6 +74,10 @@ struct Histogram {
 /// (InputError): a histogram is never silently short of a contact.
 Histogram make_histogram(const std::vector<double>& values, const HistogramAxis& axis);
 
+/// Adds the counts of `h` to `sum` (a window of steps as one histogram). An empty `sum` takes h's bins;
+/// otherwise the bins must be the same (InputError naming both ranges).
+void add_histogram(Histogram& sum, const Histogram& h);
+
 /// The overlap (in `unit`) and normal velocity of every touching contact, in contact order.
 struct ContactValues {
   std::vector<double> overlap, normal_velocity;

@@ -63,6 +63,7 @@ struct NdemSettings {
   bool reference_cold_start = false; ///< the reference solve of reference_iterations starts cold (lambda = 0, no
                                      ///< warm-start velocity): one reference for every warm start (Paper IV E2b)
   bool record_row_residuals = false; ///< per-row residuals after the continuous solve (core/ndem/row_residuals.hpp)
+  bool record_contact_statistics = false; ///< per-contact overlap / d, approach speed and v_imp (Paper III Figs. 19-20)
 
   /// Throws InputError naming the parameter on invalid values.
   void validate() const;
@@ -88,6 +89,10 @@ struct NdemStepStats {
   /// After the continuous solve (record_row_residuals): |residual| of every normal, friction and rolling row
   /// (core/ndem/row_residuals.hpp; Paper IV Fig. 9 histograms).
   std::vector<double> row_residual_normal, row_residual_friction, row_residual_rolling;
+  /// record_contact_statistics: per active sphere contact (rows in solve order; rigid-body contacts are not
+  /// included) the overlap / d as detected, the approach speed -G_n v at the start of the step (before the
+  /// impact stage and gravity; > 0 approaching) and the impact threshold v_imp that classified it.
+  std::vector<double> contact_overlap_over_d, contact_approach_speed, contact_impact_speed;
 };
 
 /// "cold", "history", "history_normal_only", "history_no_velocity_update", "model"; InputError otherwise.

@@ -193,6 +193,14 @@ void NdemStepper::setup(World& world) {
   stats_.contacts = R.size();
   stats_.mean_overlap_over_d = R.size() ? sum_ratio / double(R.size()) : 0.0;
   stats_.max_overlap_over_d = max_ratio;
+  if (S.record_contact_statistics) {
+    stats_.contact_overlap_over_d.resize(R.size());
+    for (std::size_t i = 0; i < R.size(); ++i) {
+      const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
+      stats_.contact_overlap_over_d[i] = R.overlap[i] / d;
+    }
+    stats_.contact_impact_speed = R.impact_speed;
+  }
   if (S.parallel) {
     colouring_.build(R, np, S.max_colours);
     stats_.colours = colouring_.colours_used;
@@ -205,6 +213,10 @@ void NdemStepper::setup(World& world) {
 // l.1134); reads bodies_ (v_i), writes bodies_ (v_i+) and impact_impulse_. Cold started (Paper IV).
 void NdemStepper::impact(World&) {
   had_impact_ = false;
+  if (settings_.record_contact_statistics) {  // v- of every row, whether or not the impact stage runs
+    stats_.contact_approach_speed.resize(rows_.size());
+    for (std::size_t i = 0; i < rows_.size(); ++i) stats_.contact_approach_speed[i] = -normal_velocity(rows_, bodies_, i);
+  }
   const std::size_t body_impacts = body_rows_.begin_impact(bodies_, settings_.impact_stage);
   if (!settings_.impact_stage || (rows_.size() == 0 && body_impacts == 0)) return;
   const std::size_t m = rows_.size();
