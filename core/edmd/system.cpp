@@ -11,7 +11,8 @@
 namespace grainlab::edmd {
 
 System::System(const Cylinder& cylinder, const Settings& settings)
-    : cyl_(cylinder), set_(settings), tie_rng_(static_cast<std::uint32_t>(settings.seed)) {
+    : cyl_(cylinder), set_(settings), tie_rng_(static_cast<std::uint32_t>(settings.seed)),
+      stall_(settings.stall_events, settings.stall_dt) {
   if (!(cyl_.radius > 0)) throw InputError("edmd: cylinder radius must be > 0");
   if (!(cyl_.height > 0)) throw InputError("edmd: cylinder height must be > 0");
   if (cyl_.motion.amplitude < 0 || cyl_.motion.frequency < 0)
@@ -256,10 +257,9 @@ bool System::stale(const Event& e) const {
 }
 
 void System::guard_stall(double t_event, const Event& e) {
-  still_ = (t_event - now_ < set_.stall_dt) ? still_ + 1 : 0;
-  if (still_ < set_.stall_events) return;
+  if (!stall_.stalled(now_, t_event)) return;
   std::ostringstream msg;
-  msg << "edmd: the clock stalled at t = " << now_ << " s: " << still_ << " consecutive events each advanced it by < "
+  msg << "edmd: the clock stalled at t = " << now_ << " s: " << stall_.count() << " consecutive events each advanced it by < "
       << set_.stall_dt << " s (last: ball " << e.a << (e.type == EventType::pair ? " with ball " : " at wall ")
       << (e.type == EventType::pair ? e.b : int(e.detail))
       << "). A lasting contact has become a dense series of ever slower collisions (inelastic collapse,"

@@ -15,6 +15,7 @@
 
 #include "core/edmd/event_queue.hpp"
 #include "core/edmd/shake_law.hpp"
+#include "core/edmd/stall_guard.hpp"
 #include "core/scalar3.hpp"
 
 namespace grainlab::edmd {
@@ -127,7 +128,8 @@ class System {
   std::uint32_t lid_epoch_ = 0;
   bool started_ = false;
   Tally tally_;
-  std::uint64_t events_ = 0, still_ = 0;
+  std::uint64_t events_ = 0;
+  StallGuard stall_;
 };
 
 }  // namespace grainlab::edmd

@@ -13,6 +13,7 @@
 #include "core/edmd/placement.hpp"
 #include "core/edmd/system.hpp"
 #include "core/error.hpp"
+#include "experiments/edmd_scenarios.hpp"
 
 using namespace grainlab;
 using namespace grainlab::edmd;
@@ -160,37 +161,11 @@ BOOST_AUTO_TEST_CASE(ball_on_vibrating_plate_follows_the_impact_map) {
   }
 }
 
-// Fig. 3.6 (002 l.845-854): A heads for B and, behind it, C; D knocks B out of A's way first. Scheduling
-// only the first collision of A (with B) and of C (with E, knocked aside by F) loses A-C when D-B and F-E
-// invalidate them; scheduling all keeps it.
-static bool a_meets_c(bool schedule_all) {
-  Cylinder c;
-  c.radius = 1.0, c.height = 2.0;
-  Settings s;
-  s.gravity = 0;
-  s.schedule_all = schedule_all;
-  s.cell_size = 3.0;  // one cell: every ball is every other's neighbour
-  System sys(c, s);
-  const double r = 0.01;
-  const int A = sys.add_ball(S3(-0.3, 0, 1), S3(1, 0, 0), r, 1.0);
-  sys.add_ball(S3(0, 0, 1), S3(0, 0, 0), r, 1.0);                        // B
-  const int C = sys.add_ball(S3(0.3, 0, 1), S3(0, 0, 0), r, 1.0);
-  sys.add_ball(S3(0, -0.2, 1), S3(0, 2, 0), r, 0.5);                     // D, lighter: rebounds
-  // E heads for C (C's first collision, t = 0.28) but F knocks E aside at t = 0.1 first.
-  sys.add_ball(S3(0.3, 0.3, 1), S3(0, -1, 0), r, 1.0);                   // E
-  sys.add_ball(S3(0.52, 0.2, 1), S3(-2, 0, 0), r, 1.0);                  // F
-  bool met = false;
-  sys.on_collision = [&](const CollisionRecord& rec) {
-    if ((rec.a == A && rec.b == C) || (rec.a == C && rec.b == A)) met = std::abs(rec.time - 0.58) < 1e-9;
-  };
-  sys.start();
-  sys.run_until(0.7);
-  return met;
-}
-
+// Fig. 3.6 (002 l.845-854), experiments/edmd_scenarios.cpp.
 BOOST_AUTO_TEST_CASE(scheduling_all_collisions_keeps_the_later_one) {
-  BOOST_CHECK(a_meets_c(true));
-  BOOST_CHECK(!a_meets_c(false));
+  BOOST_CHECK(edmd_runs::fig36_a_meets_c(true));
+  BOOST_CHECK(!edmd_runs::fig36_a_meets_c(false));
+  BOOST_CHECK(!edmd_runs::fig36_a_meets_c(true, false));  // nothing deflected: A stops at B
 }
 
 BOOST_AUTO_TEST_CASE(inelastic_collapse_stalls_the_clock_at_t_infinity) {
@@ -212,6 +187,11 @@ BOOST_AUTO_TEST_CASE(inelastic_collapse_stalls_the_clock_at_t_infinity) {
   sys2.add_ball(S3(0, 0, r + h), S3(0, 0, 0), r, 1e-3);
   sys2.start();
   BOOST_CHECK_NO_THROW(sys2.run_until(0.4));
+}
+
+BOOST_AUTO_TEST_CASE(spline_loop_needs_the_stall_guard) {
+  BOOST_CHECK(edmd_runs::spline_wall_loop(9.81, 0.1, 0.01, 0.9, 0.5).stalled);    // large step: Fig. 3.7 loop
+  BOOST_CHECK(!edmd_runs::spline_wall_loop(9.81, 1e-3, 0.01, 0.9, 0.5).stalled);  // small step: bounces
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_named) {
