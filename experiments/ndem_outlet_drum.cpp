@@ -32,6 +32,7 @@
 #include "core/hertz.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/sources/emitter.hpp"
+#include "experiments/belt_evaluation.hpp"
 #include "experiments/experiment.hpp"
 #include "experiments/outlet_design.hpp"
 #include "experiments/run_memo.hpp"
@@ -346,13 +347,17 @@ RunResult run_outlet_drum(const Parameters& p, RunContext& ctx) {
   const double t_record = t_start + p.real("adapt_time");
   const double window = p.real("window_time");
   TimeSeries holdup{{"time", "particles", "landed"}, {}};
-  std::vector<double> speeds, depths, record_holdup;
+  std::vector<double> speeds, depths, record_holdup, overlaps, max_overlaps;
   std::vector<Landing> landings;
   int step = 0;
   const double phi = 0.6;  // solid fraction of the bed (ledger E1 assumption)
   advance(s, emitter, stepper, guard, g, p.real("adapt_time") + p.real("record_time"), &landings, [&](const World& w) {
     ++step;
-    if (w.time > t_record + 0.5 * dt) record_holdup.push_back(double(w.particles.size()));  // before deletion
+    if (w.time > t_record + 0.5 * dt) {
+      record_holdup.push_back(double(w.particles.size()));  // before deletion
+      overlaps.push_back(stepper.stats().mean_overlap_over_d);
+      max_overlaps.push_back(stepper.stats().max_overlap_over_d);
+    }
     if (step % 10 != 0) return;
     holdup.rows.push_back({w.time, double(w.particles.size()), double(s.landed)});
     if (w.time > t_record) {
@@ -363,29 +368,27 @@ RunResult run_outlet_drum(const Parameters& p, RunContext& ctx) {
   const double t_end = s.world.time;
   const double feed = p.real("feed_rate");
   auto& m = out.metrics;
-  // Outflow in windows over adaptation + recording (C02, C03).
-  std::vector<double> window_rates;
-  for (double a = t_start; a + window <= t_end + 0.5 * dt; a += window) {
+  // Outflow (C02, C03): landed mass per window; the largest change between consecutive windows, over the
+  // recording and over adaptation + recording (windows counted back from the end).
+  auto rate_in = [&](double from, double to) {
     double mass = 0;
     for (const Landing& l : landings)
-      if (l.time > a && l.time <= a + window) mass += l.mass;
-    window_rates.push_back(mass / window);
-  }
-  double recorded_mass = 0;
-  for (const Landing& l : landings)
-    if (l.time > t_record) recorded_mass += l.mass;
+      if (l.time > from && l.time <= to) mass += l.mass;
+    return mass / (to - from);
+  };
+  auto window_variation = [&](double from) {
+    std::vector<double> rates;
+    for (double b = t_end; b - window >= from - 0.5 * dt; b -= window) rates.push_back(rate_in(b - window, b));
+    double spread = rates.size() >= 2 ? 0.0 : nan;
+    for (std::size_t k = 1; k < rates.size(); ++k)
+      spread = std::max(spread, std::abs(rates[k] - rates[k - 1]) / (0.5 * (rates[k] + rates[k - 1])));
+    return spread;
+  };
   m["feed_failed_fraction"] = double(emitter.failed()) / std::max(1.0, double(emitter.inserted() + emitter.failed()));
-  m["outflow_rate"] = recorded_mass / p.real("record_time");
+  m["outflow_rate"] = rate_in(t_record, t_end);
   m["outflow_over_feed"] = m["outflow_rate"] / feed;
-  m["windows"] = double(window_rates.size());
-  double spread = nan;
-  if (window_rates.size() >= 2) {
-    spread = 0;
-    for (std::size_t k = 1; k < window_rates.size(); ++k)
-      spread = std::max(spread, std::abs(window_rates[k] - window_rates[k - 1]) /
-                                    (0.5 * (window_rates[k] + window_rates[k - 1])));
-  }
-  m["outflow_window_variation"] = spread;
+  m["outflow_window_variation"] = window_variation(t_record);
+  m["outflow_window_variation_all"] = window_variation(t_start);
   m["holdup"] = mean_of(record_holdup);
   m["holdup_drift"] = record_holdup.empty() ? nan : (record_holdup.back() - record_holdup.front()) / m["holdup"];
   m["abs_holdup_drift"] = std::abs(m["holdup_drift"]);
@@ -395,7 +398,12 @@ RunResult run_outlet_drum(const Parameters& p, RunContext& ctx) {
   for (const Vec3& x : s.world.particles.position) in_drum += x.dot(g.axis) < g.L;
   m["holdup_drum_per_m"] = double(in_drum) / g.L;
   m["holdup_outlet"] = double(s.world.particles.size() - in_drum);
+  // The hold-up a drum of the paper's length would have at this bed (C01): per-metre drum hold-up x 2.5 m +
+  // outlet. A lower bound: in a longer drum the bed deepens towards the feed end to carry the feed.
+  m["holdup_at_paper_length"] = m["holdup_drum_per_m"] * p.real("paper_drum_length") + m["holdup_outlet"];
   m["contact_speed_rms"] = mean_of(speeds);
+  m["mean_overlap_over_d"] = mean_of(overlaps);  // ledger P6: record overlap statistics in every run
+  m["max_overlap_over_d"] = max_overlaps.empty() ? nan : *std::max_element(max_overlaps.begin(), max_overlaps.end());
   m["contact_speed_scale"] = omega * 2 * g.R / 10;  // omega d / 10 (000 l.920), d the drum diameter
   m["bed_depth"] = depths.empty() ? nan : *std::max_element(depths.begin(), depths.end());
   m["bed_depth_mean"] = mean_of(depths);
@@ -404,43 +412,43 @@ RunResult run_outlet_drum(const Parameters& p, RunContext& ctx) {
   m["landing_period"] = period;
   m["stripe_spacing"] = period * p.real("belt_speed");
   m["gap_periods_recorded"] = p.real("record_time") / period;
-  // Bed profile across the belt from the mass balance of the recorded landings: h(y) = landed volume in a
-  // cell / (packing 0.7 x cell width x belt length v T). (The cellular automaton and the FFT objective of
-  // E6 are applied to the landing series by the post-processing module.)
-  const double cell = p.real("profile_cell");
-  const int cells = int(std::llround(1.0 / cell));
-  std::vector<double> h(std::size_t(cells), 0.0);
-  std::size_t off_belt = 0;
-  const double belt_length = p.real("belt_speed") * p.real("record_time");
-  TimeSeries landed{{"time", "x_belt", "y_belt", "mass"}, {}};
+  // The belt (000 l.932-956): deposits of the record in the lab frame, times from the record's start;
+  // CA surface, Eq. (2) profile and Eq. (3) objective (experiments/belt_evaluation.hpp).
+  std::vector<BeltDeposit> deposits;
+  TimeSeries landed{{"time", "x", "y", "mass"}, {}};
   for (const Landing& l : landings) {
-    if (l.time <= t_record) continue;
-    landed.rows.push_back({l.time - t_record, l.x - p.real("belt_speed") * (l.time - t_record), l.y, l.mass});
-    const int c = int(std::floor(l.y / cell));
-    if (c < 0 || c >= cells) {
-      ++off_belt;
-      continue;
-    }
-    h[std::size_t(c)] += l.mass / p.real("density") / 0.7 / (cell * belt_length);
+    if (l.time <= t_record || l.time > t_end) continue;  // ballistic landings after the end are not recorded
+    deposits.push_back({l.x, l.y, l.time - t_record, l.mass});
+    landed.rows.push_back({l.time - t_record, l.x, l.y, l.mass});
   }
-  m["off_belt"] = double(off_belt);
+  BeltSurfaceSettings belt;
+  belt.belt_speed = p.real("belt_speed");
+  belt.cell_size = p.real("profile_cell");
+  belt.solid_density = p.real("density");
+  const double record = p.real("record_time");
+  const BeltEvaluation e = evaluate_belt(deposits, record, belt);
+  m["landing_zone"] = e.landing_zone;
+  m["f"] = e.f;
+  m["f_window"] = e.f_window;
+  m["f_over_mean"] = e.f_over_mean;
+  m["termination_criterion"] = e.termination_criterion ? 1.0 : 0.0;
+  m["off_belt"] = double(e.dropped);
+  m["profile_argmax_y"] = e.argmax_y;
+  m["profile_max"] = *std::max_element(e.h.begin(), e.h.end());
+  m["profile_mean"] = std::accumulate(e.h.begin(), e.h.end(), 0.0) / double(e.h.size());
+  m["interior_cov"] = e.interior_cov;
+  m["end_heap_over_interior_max"] = e.end_heap_ratio;
+  // E4 (000 l.952): the same deposits post-processed at half and double the belt speed.
+  for (const auto& [name, factor] : {std::pair{"half", 0.5}, std::pair{"double", 2.0}}) {
+    BeltSurfaceSettings other = belt;
+    other.belt_speed = factor * belt.belt_speed;
+    const BeltEvaluation o = evaluate_belt(deposits, record, other);
+    m[fmt::format("f_belt_{}", name)] = o.f;
+    m[fmt::format("f_change_belt_{}", name)] = o.f / e.f - 1;
+    m[fmt::format("f_over_mean_change_belt_{}", name)] = o.f_over_mean / e.f_over_mean - 1;
+  }
   TimeSeries profile{{"y", "h"}, {}};
-  for (int c = 0; c < cells; ++c) profile.rows.push_back({(c + 0.5) * cell, h[std::size_t(c)]});
-  const auto peak = std::max_element(h.begin(), h.end());
-  m["profile_argmax_y"] = (double(peak - h.begin()) + 0.5) * cell;
-  m["profile_max"] = *peak;
-  m["profile_mean"] = std::accumulate(h.begin(), h.end(), 0.0) / cells;
-  // Interior [y1 + 0.1, y2 - 0.1] coefficient of variation and the end heap (C14).
-  std::vector<double> interior;
-  double end_peak = 0, interior_max = 0;
-  for (int c = 0; c < cells; ++c) {
-    const double y = (c + 0.5) * cell;
-    if (y > belt_y1 + 0.1 && y < 0.9 - 0.1) interior.push_back(h[std::size_t(c)]);
-    if (std::abs(y - 0.9) <= 0.1) end_peak = std::max(end_peak, h[std::size_t(c)]);
-  }
-  for (const double v : interior) interior_max = std::max(interior_max, v);
-  m["interior_cov"] = mean_of(interior) > 0 ? sd_of(interior) / mean_of(interior) : nan;
-  m["end_heap_over_interior_max"] = interior_max > 0 ? end_peak / interior_max : nan;
+  for (std::size_t j = 0; j < e.h.size(); ++j) profile.rows.push_back({(double(j) + 0.5) * e.cell, e.h[j]});
   m["landed_recorded"] = double(landed.rows.size());
   m["time_solve"] = s.world.timers.solve;
   m["time_collision"] = s.world.timers.collision;
@@ -467,6 +475,8 @@ const ExperimentRegistration reg{Experiment{
             {"impact_velocity", ParamType::real, "m/s", 0.05, -1.0, 100.0, "v_imp (ledger default, 000 l.1360)"},
             {"drum_diameter", ParamType::real, "m", 0.75, 0.05, 10.0, "drum diameter (000 l.899)"},
             {"drum_length", ParamType::real, "m", 2.5, 0.05, 20.0, "drum length without the outlet (000 l.899)"},
+            {"paper_drum_length", ParamType::real, "m", 2.5, 0.05, 20.0,
+             "drum length the hold-up is scaled to (metric holdup_at_paper_length; 000 l.899)"},
             {"outlet_length", ParamType::real, "m", 0.75, 0.05, 10.0, "outlet length l (000 l.899)"},
             {"inclination_deg", ParamType::real, "deg", 7.5, 0.0, 45.0, "drum inclination (000 l.899)"},
             {"omega", ParamType::real, "rad/s", 2.5, -100.0, 100.0, "drum rotation about +axis (000 l.899)"},
@@ -487,12 +497,14 @@ const ExperimentRegistration reg{Experiment{
              {"half_angle", "full_angle"}},
             {"belt_drop", ParamType::real, "m", 0.2, 0.0, 10.0, "belt plane below the lowest outlet point (ledger)"},
             {"belt_speed", ParamType::real, "m/s", 0.25, 1e-3, 10.0, "belt speed v (000 l.899)"},
-            {"profile_cell", ParamType::real, "m", 0.025, 1e-3, 0.5, "cell of the belt profile h(y), 2.5 d (000 l.936)"},
+            {"profile_cell", ParamType::real, "m", 0.025, 1e-3, 0.5, "CA cell on the belt, 2.5 d (000 l.936)"},
             {"fill_time", ParamType::real, "s", 40.0, 0.0, 1e4, "initialisation (000 l.928)"},
             {"adapt_time", ParamType::real, "s", 10.4, 0.0, 1e4, "adaptation to the design (000 l.928)"},
             {"record_time", ParamType::real, "s", 5.2, 0.01, 1e4, "recording (000 l.932)"},
             {"window_time", ParamType::real, "s", 2.6, 0.01, 1e4, "outflow windows for stationarity (ledger C02)"},
-            {"max_overlap_ratio", ParamType::real, "-", 2.0, 0.1, 100.0, "stop as unstable beyond this overlap / radius"},
+            {"max_overlap_ratio", ParamType::real, "-", 4.0, 0.1, 100.0,
+             "stop as unstable beyond this overlap / radius (4: balls dropping onto the empty drum's bumps reach "
+             "~2.3 r at h = 0.01 s, ledger P6; the shell and bump contacts push them out)"},
             {"seed", ParamType::integer, "-", std::int64_t(1), 0.0, 1e15, "texture and emitter seed"},
         },
     .run = run_outlet_drum}};
