@@ -190,6 +190,12 @@ double frame_angle(const DrumShape& s, const DrumPoint& p) {
 }
 
 void shell_hit(const DrumShape& s, const DrumPoint& p, const Vec3& c, double r, double margin, std::vector<WallHit>& hits) {
+  if (!s.slots.empty()) {
+    const Vec3 e1 = s.direction_at(0);
+    collide_slotted_shell(s.slots, s.body.radius, s.body.center, s.body.axis, e1, s.body.axis.cross(e1),
+                          frame_angle(s, p), p.axial.z, p.axial.rho, p.axial.radial, c, r, margin, hits);
+    return;
+  }
   const double distance = s.body.radius - p.axial.rho;
   emit_hit(hits, -p.axial.radial, c + distance * p.axial.radial, r - distance, 0, margin);
 }
@@ -411,6 +417,10 @@ void move(DrumShape& s, const RigidMotion& m) {
 void validate(const DrumShape& s, const std::string& wall) {
   check_frame(s.body, s.reference, wall);
   if (!std::isfinite(s.phase)) fail(wall, "drum phase", "must be finite");
+  if (!s.slots.empty()) {
+    if (!std::holds_alternative<std::monostate>(s.texture)) fail(wall, "drum slots", "need a smooth drum (no texture)");
+    validate_slots(s.slots, wall);
+  }
   if (const auto* t = std::get_if<SawtoothTexture>(&s.texture)) {
     const SawtoothTexture rebuilt = build_sawtooth(t->params, s.body.radius, wall);
     if (rebuilt.pitch != t->pitch || rebuilt.min_radius != t->min_radius)

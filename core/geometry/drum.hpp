@@ -53,6 +53,7 @@
 
 #include "core/geometry/cylinder.hpp"
 #include "core/geometry/hit.hpp"
+#include "core/geometry/shell_slots.hpp"
 
 namespace grainlab {
 
@@ -119,6 +120,8 @@ struct DrumShape {
   Vec3 reference = Vec3::UnitX();  ///< unit, orthogonal to body.axis: angle 0 of the texture at phase 0
   double phase = 0;                ///< rad, current rotation of the texture about body.axis
   std::variant<std::monostate, SawtoothTexture, BumpTexture> texture;
+  /// Slots cut through the shell (core/geometry/shell_slots.hpp); smooth drums only. Empty: a closed shell.
+  std::vector<ShellSlot> slots;
 
   /// Unit vector at angle `angle` of the turning frame, in world coordinates.
   Vec3 direction_at(double angle) const;

@@ -72,10 +72,15 @@ void archive_fields(S& s, F& f) {
   f(s.min_apex_radius); f(s.cells_angle); f(s.cells_axial); f(s.cell_start); f(s.cell_items);
 }
 
+template <SameOrConst<ShellSlot> S, class F>
+void archive_fields(S& s, F& f) {
+  f(s.u_start); f(s.z_start); f(s.bisector); f(s.base_width); f(s.widening); f(s.length);
+}
+
 inline const char* shape_tag(const DrumShape&) { return "drum"; }
 template <SameOrConst<DrumShape> S, class F>
 void archive_fields(S& s, F& f) {
-  f(s.body); f(s.reference); f(s.phase); f(s.texture);
+  f(s.body); f(s.reference); f(s.phase); f(s.texture); f(s.slots);
 }
 
 namespace io::detail {
@@ -91,7 +96,11 @@ struct BumpTextureMirror {
   BumpParams a; std::vector<Bump> b; double c, d; bool e; double f, g; int h, i;
   std::vector<std::uint32_t> j, k;
 };
-struct DrumMirror { CylinderShape a; Vec3 b; double c; std::variant<std::monostate, SawtoothTexture, BumpTexture> d; };
+struct ShellSlotMirror { double a, b, c, d, e, f; };
+struct DrumMirror {
+  CylinderShape a; Vec3 b; double c; std::variant<std::monostate, SawtoothTexture, BumpTexture> d; std::vector<ShellSlot> e;
+};
+static_assert(sizeof(ShellSlot) == sizeof(ShellSlotMirror), "ShellSlot changed: update core/io/wall_shape_io.hpp");
 static_assert(sizeof(RectangleShape) == sizeof(RectangleMirror), "RectangleShape changed: update archive_fields in core/io/wall_shape_io.hpp");
 static_assert(sizeof(BoxShape) == sizeof(BoxMirror), "BoxShape changed: update archive_fields in core/io/wall_shape_io.hpp");
 static_assert(sizeof(CylinderShape) == sizeof(CylinderMirror), "CylinderShape changed: update archive_fields in core/io/wall_shape_io.hpp");
