@@ -301,8 +301,6 @@ RunResult run_inclined_drum(const Parameters& p, RunContext& ctx) {
   m["plug_fraction"] = plug.plug_fraction;
   m["shear_axial_share"] = plug.shear_axial_share;
   m["contacts_per_particle"] = double(stepper.stats().contacts) / double(P.size());
-  m["time_solve"] = w.timers.solve;
-  m["time_collision"] = w.timers.collision;
   out.series["windows"] = windows;
 
   // The time-averaged fields over the bed's bounding box (+2 cells): the heat maps of Fig. 15.
