@@ -37,6 +37,7 @@ std::vector<std::string> write_plots(const Study& study, const Analysis& a, cons
     std::ostringstream dat;
     std::vector<std::string> plot_cmds;
     int block = 0;
+    bool image = false;  // a heat map: equal axis scales and a colour palette
     const auto plot_where = p.where_filter();
     for (const auto& el : *p.spec->get("series")->as_array()) {
       Item s{p.name, "series", std::make_shared<toml::table>(*el.as_table()), p.where};
@@ -52,13 +53,21 @@ std::vector<std::string> write_plots(const Study& study, const Analysis& a, cons
             log << fmt::format("warning: plot {}: run {} has no series '{}'\n", p.name, r.key, name);
             continue;
           }
-          dat << "# series " << block << ": run " << r.key << ", " << x << " " << y << "\n";
+          const std::string z = s.text("z");  // style "image": a heat map of z over the x-y grid
+          dat << "# series " << block << ": run " << r.key << ", " << x << " " << y << (z.empty() ? "" : " " + z) << "\n";
           for (const auto& row : read_csv(csv.string()))
-            if (row.count(x) && row.count(y)) dat << row.at(x) << " " << row.at(y) << "\n";
+            if (row.count(x) && row.count(y) && (z.empty() || row.count(z)))
+              dat << row.at(x) << " " << row.at(y) << (z.empty() ? "" : " " + row.at(z)) << "\n";
           dat << "\n\n";
           std::string label = s.text("label", y);
           if (!by.empty())
             label += " " + by + " = " + (r.num.count(by) ? fmt::format("{:g}", r.num.at(by)) : r.text.count(by) ? r.text.at(by) : "?");
+          if (style == "image") {
+            image = true;
+            plot_cmds.push_back(fmt::format("{} index {} using 1:2:3 with image title {}", quote(p.name + ".dat"), block, quote(label)));
+            ++block;
+            continue;
+          }
           const std::string with = style == "lines" ? "lines lw 2" : style == "linespoints" ? "linespoints pt 7" : "points pt 7 ps 0.8";
           plot_cmds.push_back(fmt::format("{} index {} using 1:2 with {} title {}", quote(p.name + ".dat"), block, with, quote(label)));
           ++block;
@@ -117,6 +126,7 @@ std::vector<std::string> write_plots(const Study& study, const Analysis& a, cons
     std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key opaque\nset grid\n{}{}", quote(p.text("title", p.name)),
                                    quote(p.text("xlabel", x)), quote(p.text("ylabel", "")), p.flag("logx", false) ? "set logscale x\n" : "",
                                    p.flag("logy", false) ? "set logscale y\n" : "");
+    if (image) body += "unset grid\nset size ratio -1\nset palette rgbformulae 33,13,10\nset key noopaque top left\n";
     std::string cmd = "plot ";
     for (size_t i = 0; i < plot_cmds.size(); ++i) cmd += (i ? ", \\\n     " : "") + plot_cmds[i];
     std::ostringstream gp;

@@ -727,6 +727,10 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
       si.where = el_at;
       for (const auto& [k, v] : *el.as_table()) si.key_at[std::string(k.str())] = v.source().begin ? at(file, v) : el_at;
       if (!run_series) column(si, "plot", "y", si.text("y"), series_key + ".y");
+      // A heat map (style "image") draws column z of a run series over its x-y grid.
+      const bool image = si.text("style", "points") == "image";
+      if (image && !run_series) fail(si.at_key("style"), prefix + "style", "\"image\" needs the plot's run_series (a stored field on a grid)");
+      if (image != si.has("z")) fail(el_at, prefix + "z", "z is required with style = \"image\" and allowed only there");
       if (si.has("error")) column(si, "plot", "error", si.text("error"), series_key + ".error");
     }
     if (auto ref = p.spec->get("reference")) {

@@ -157,8 +157,9 @@ const Schema& plot_schema() {
   return s;
 }
 const Schema& series_schema() {
-  static const Schema s = {{"y", req(KeyType::column)},   {"label", opt(KeyType::text)},          {"style", one_of({"points", "lines", "linespoints"})},
-                           {"error", opt(KeyType::column)}, {"aggregate", opt(KeyType::boolean)}, {"where", opt(KeyType::where)}};
+  static const Schema s = {{"y", req(KeyType::column)},   {"label", opt(KeyType::text)},          {"style", one_of({"points", "lines", "linespoints", "image"})},
+                           {"error", opt(KeyType::column)}, {"aggregate", opt(KeyType::boolean)}, {"where", opt(KeyType::where)},
+                           {"z", opt(KeyType::column)}};
   return s;
 }
 const Schema& reference_schema() {
