@@ -73,6 +73,7 @@ void InverseStiffness::add_fixed_link(int alpha, const Mat2& c) {
   const Eigen::Matrix<double, Eigen::Dynamic, 2> w = buffer_.block(0, 2 * alpha, dofs(), 2);
   const Mat2 compliance = checked_inverse(c, "case 2 (link stiffness)");
   const Mat2 x = checked_inverse(compliance + w.middleRows(2 * alpha, 2), "case 2");
+  last_amplification_ = x.cwiseAbs().rowwise().sum().maxCoeff() * compliance.cwiseAbs().rowwise().sum().maxCoeff();
   rank2_update(w, x);
 }
 
@@ -83,7 +84,14 @@ void InverseStiffness::add_link(int alpha, int beta, const Mat2& c) {
       buffer_.block(0, 2 * alpha, dofs(), 2) - buffer_.block(0, 2 * beta, dofs(), 2);
   const Mat2 compliance = checked_inverse(c, "case 3 (link stiffness)");
   const Mat2 x = checked_inverse(compliance + w.middleRows(2 * alpha, 2) - w.middleRows(2 * beta, 2), "case 3");
+  last_amplification_ = x.cwiseAbs().rowwise().sum().maxCoeff() * compliance.cwiseAbs().rowwise().sum().maxCoeff();
   rank2_update(w, x);
+}
+
+void InverseStiffness::reset(const Eigen::MatrixXd& z) {
+  if (z.rows() != dofs() || z.cols() != dofs())
+    throw InputError(fmt::format("RIMA reset: a {}x{} matrix for {} degrees of freedom", z.rows(), z.cols(), dofs()));
+  buffer_.topLeftCorner(dofs(), dofs()) = z;
 }
 
 Eigen::VectorXd InverseStiffness::solve(const Eigen::VectorXd& loads) const {

@@ -33,6 +33,13 @@ class InverseStiffness {
   /// Case 3: a link (stiffness C; -C removes one) between free nodes alpha and beta.
   void add_link(int alpha, int beta, const Mat2& stiffness);
 
+  /// ||X|| ||C^{-1}|| of the last case 2/3 update (max-row-sum norms): the factor by which that update
+  /// can amplify the rounding errors in Z. <= 1 for an insertion; large for the removal of a link that
+  /// carries most of the stiffness between its ends (X^{-1} = -C^{-1} + Z_eff cancels).
+  double last_amplification() const { return last_amplification_; }
+  /// Replaces Z by a given inverse (a fresh K^{-1} when the updates have lost accuracy).
+  void reset(const Eigen::MatrixXd& z);
+
   /// D = Z F (4.29).
   Eigen::VectorXd solve(const Eigen::VectorXd& loads) const;
   /// The current Z (a view of the top-left 2n x 2n block of the buffer).
@@ -47,6 +54,7 @@ class InverseStiffness {
   Eigen::MatrixXd buffer_;
   int nodes_ = 0;
   int threads_ = 1;
+  double last_amplification_ = 0;
 };
 
 }  // namespace grainlab::quasistatic

@@ -37,6 +37,8 @@ struct SiloSettings {
   int max_actions = 10000;        ///< topology-loop actions per disk
   double near_radius = 0.05;      ///< m: "near the new disk" for the slide-location statistics (5 radii)
   int threads = 1;                ///< RIMA update threads
+  /// |Z K - I| above which Z is refreshed from K after a removal (0: pure RIMA, never refreshed).
+  double refresh_tolerance = 1e-9;
 };
 
 struct DiskLog {
@@ -83,6 +85,9 @@ class SiloFill {
   /// Contact point of a link (on the surface of node a).
   Vec2 contact_point(const Link& l) const { return position(l.a) + disks_[l.a].radius * l.normal; }
   double mean_weight() const;
+  /// The largest |Z K - I| measured after a removal (before any refresh), and the refreshes made.
+  double worst_identity_error() const { return worst_identity_error_; }
+  int refreshes() const { return refreshes_; }
 
  private:
   struct Support {
@@ -109,7 +114,9 @@ class SiloFill {
   Truss truss_;
   InverseStiffness rima_;
   Eigen::VectorXd d_;
-  std::set<std::pair<int, int>> linked_;  ///< (a, b) with b >= 0 a disk, b < 0 the wall -1 - b
+  std::set<std::pair<int, int>> linked_;
+  double worst_identity_error_ = 0;
+  int refreshes_ = 0;  ///< (a, b) with b >= 0 a disk, b < 0 the wall -1 - b
 };
 
 }  // namespace grainlab::quasistatic
