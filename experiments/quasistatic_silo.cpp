@@ -35,6 +35,7 @@ SiloSettings settings_from(const Parameters& p, std::int64_t seed) {
   s.max_actions = int(p.integer("max_actions"));
   s.near_radius = 5 * s.radius_mean;
   s.refresh_tolerance = p.real("refresh_tolerance");
+  s.refine = p.boolean("refine");
   return s;
 }
 
@@ -67,7 +68,8 @@ Experiment make() {
       {"compare_seed", ParamType::integer, "-", std::int64_t(0), 0.0, 1e15, "if > 0: a second filling with this seed, for history dependence (G-C34)"},
       {"max_actions", ParamType::integer, "-", std::int64_t(10000), 1.0, 1e7, "topology-loop actions per disk (ledger default 1e4)"},
       {"check_every", ParamType::integer, "-", std::int64_t(10), 1.0, 1e6, "disks between |ZK - I| and Cholesky cross-checks (and after the last)"},
-      {"refresh_tolerance", ParamType::real, "-", 1e-9, 0.0, 1.0, "|ZK - I| above which Z is recomputed from K after a removal (0: pure RIMA as in the thesis)"},
+      {"refine", ParamType::boolean, "-", true, std::nullopt, std::nullopt, "one step of iterative refinement after D = Z F (false: the thesis's D = Z F alone)"},
+      {"refresh_tolerance", ParamType::real, "-", 1e-11, 0.0, 1.0, "|ZK - I| above which Z is recomputed from K after a removal (0: pure RIMA as in the thesis)"},
       {"window_radii", ParamType::real, "-", 10.0, 1.0, 1000.0, "wall-pressure window height in mean radii (002 l.1521)"},
   };
   e.run = [](const Parameters& p, RunContext& ctx) {

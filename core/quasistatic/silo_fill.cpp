@@ -328,6 +328,12 @@ int SiloFill::slide_all() {
   return count;
 }
 
+void SiloFill::resolve() {
+  const Eigen::VectorXd f = total_loads();
+  d_ = rima_.solve(f);
+  if (s_.refine) d_ += rima_.solve(f - truss_.apply_stiffness(d_));
+}
+
 void SiloFill::settle(DiskLog& log) {
   for (log.actions = 0; log.actions < s_.max_actions; ++log.actions) {
     resolve();

@@ -38,7 +38,10 @@ struct SiloSettings {
   double near_radius = 0.05;      ///< m: "near the new disk" for the slide-location statistics (5 radii)
   int threads = 1;                ///< RIMA update threads
   /// |Z K - I| above which Z is refreshed from K after a removal (0: pure RIMA, never refreshed).
-  double refresh_tolerance = 1e-9;
+  double refresh_tolerance = 1e-11;
+  /// One step of iterative refinement after D = Z F: D += Z (F - K D) (K D from the links). Keeps the
+  /// equilibrium residual at rounding level while Z carries the small errors of its updates.
+  bool refine = true;
 };
 
 struct DiskLog {
@@ -104,7 +107,7 @@ class SiloFill {
   bool connect_one();
   bool disconnect_one(DiskLog& log);
   int slide_all();
-  void resolve() { d_ = rima_.solve(total_loads()); }
+  void resolve();
 
   SiloSettings s_;
   std::mt19937_64 rng_;

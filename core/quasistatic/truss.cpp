@@ -48,6 +48,17 @@ Eigen::SparseMatrix<double> Truss::stiffness() const {
   return k;
 }
 
+Eigen::VectorXd Truss::apply_stiffness(const Eigen::VectorXd& d) const {
+  Eigen::VectorXd f = Eigen::VectorXd::Zero(d.size());
+  for (const Link& l : links_) {
+    if (!l.active) continue;
+    const Vec2 force = stiffness_block(l) * relative(l, d);
+    f.segment<2>(2 * l.a) += force;
+    if (l.b != fixed_node) f.segment<2>(2 * l.b) -= force;
+  }
+  return f;
+}
+
 Eigen::VectorXd Truss::offset_loads() const {
   Eigen::VectorXd f = Eigen::VectorXd::Zero(2 * nodes_);
   for (const Link& l : links_) {

@@ -48,6 +48,8 @@ class Truss {
   Mat2 stiffness_block(const Link& l) const { return link_stiffness(l.normal, l.spring); }
   /// Assembled K (2n x 2n) of the active links.
   Eigen::SparseMatrix<double> stiffness() const;
+  /// K d without assembling K (a loop over the active links).
+  Eigen::VectorXd apply_stiffness(const Eigen::VectorXd& d) const;
   /// Loads of the offsets (prestress), to add to the external loads before D = Z F.
   Eigen::VectorXd offset_loads() const;
   LinkStress stress(const Link& l, const Eigen::VectorXd& d) const;
