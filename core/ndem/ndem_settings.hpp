@@ -3,6 +3,7 @@
 // Sources: 000 lines 1520-1533 (parameter mapping, Paper III App. A), 1796-1802 (Paper IV App. A),
 // 744-760 (impact stage), 1590-1617 (warm starting), 1140 (v_imp = eps d / dt).
 // Full equations, the sign convention and corrections to the printed formulas: docs/ndem.md.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,6 +69,8 @@ struct NdemSettings {
   /// Throws InputError naming the parameter on invalid values.
   void validate() const;
   double hertz_exponent() const { return law == NdemContactLaw::hertz ? 1.25 : 1.0; }
+  /// tau_n = max(n_s Dt, c / e_H) (000 l.1501; c/e_H = eps_n/gamma_n with gamma_n^-1 = k_n c/e_H^2).
+  double relaxation_time() const { return std::max(n_s * time_step, damping_time / hertz_exponent()); }
 };
 
 /// What the last step did (observers read it).
@@ -79,6 +82,11 @@ struct NdemStepStats {
   int colours = 0;                 ///< colours used by the parallel PGS (0 = serial)
   std::size_t overflow = 0;        ///< contacts in the serial overflow set
   double impacting_fraction = 0;   ///< impacting / contacts
+  /// Impact law after the impact stage (000 l.1233, "to machine precision"): over the impacting contacts,
+  /// the largest |G_n v+ + e G_n v-| / |G_n v-| and the mean of -G_n v+ / G_n v- (unscaled normal); both 0
+  /// in a step without impacts.
+  double impact_law_error = 0;
+  double impact_restitution = 0;
   double mean_overlap_over_d = 0;  ///< <delta / d> over active contacts, d = r_a + r_b (2 r against a wall)
   double max_overlap_over_d = 0;
   double final_residual = 0;       ///< mean |residual| over all rows after the last iteration

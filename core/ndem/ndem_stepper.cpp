@@ -112,7 +112,7 @@ void NdemStepper::setup(World& world) {
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;
   R.rolling = false;
-  const double tau = std::max(S.n_s * dt, S.damping_time / eH);
+  const double tau = S.relaxation_time();
   const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
 
   double sum_ratio = 0, max_ratio = 0;
@@ -244,6 +244,15 @@ void NdemStepper::impact(World&) {
   const PgsResult r = solve_impact(rows_, impacting, u_minus, bodies_, opt, impact_impulse_);
   stats_.impact_iterations_used = r.iterations;
   had_impact_ = true;
+  double worst = 0, sum_e = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    if (!impacting[i]) continue;
+    const double u_plus = normal_velocity(rows_, bodies_, i);
+    worst = std::max(worst, std::abs(u_plus + rows_.restitution[i] * u_minus[i]) / std::abs(u_minus[i]));
+    sum_e += -u_plus / u_minus[i];
+  }
+  stats_.impact_law_error = worst;
+  stats_.impact_restitution = count ? sum_e / double(count) : std::nan("");
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -399,7 +408,7 @@ void NdemStepper::step(World& world) {
   // q_n = (4/Dt) Upsilon delta^{e_H} + Upsilon s G_n v_i^+  (000 l.1499 with our sign convention)
   {
     const double eH = settings_.hertz_exponent();
-    const double tau = std::max(settings_.n_s * dt, settings_.damping_time / eH);
+    const double tau = settings_.relaxation_time();
     const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
     for (std::size_t i = 0; i < rows_.size(); ++i)
       rows_.q_n[i] = 4.0 / dt * upsilon * std::pow(rows_.overlap[i], eH) +
