@@ -71,6 +71,7 @@ RunResult run_belt_pile(const Parameters& p, RunContext& ctx) {
   s.warm_start = parse_warm_start(p.text("warm_start"));
   s.impact_velocity = p.real("impact_velocity");
   s.damping_time = p.real("damping_time");
+  s.max_overlap_ratio = p.real("max_overlap_ratio");
   NdemStepper ndem(s);
 
   const double length = p.real("source_length"), width = p.real("source_width"), height = p.real("source_height");
@@ -226,6 +227,7 @@ const ExperimentRegistration reg{Experiment{
              "particles faster than this relative to the belt (the falling stream) are not surface"},
             {"seed", ParamType::integer, "-", std::int64_t(1), 0.0, 9e15, "seed of the source positions"},
             {"sample_interval", ParamType::real, "s", 0.1, 1e-6, 1e4, "interval of the angle series"},
+            {"max_overlap_ratio", ParamType::real, "-", 2.0, 0.1, 100.0, "stop as unstable beyond this overlap / radius"},
         },
     .run = run_belt_pile}};
 

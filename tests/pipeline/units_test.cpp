@@ -72,10 +72,11 @@ BOOST_AUTO_TEST_CASE(dimension_mismatch_and_bad_symbols_throw) {
 }
 
 BOOST_AUTO_TEST_CASE(every_declared_parameter_unit_parses_or_is_a_scale) {
-  // Real parameters declare an SI unit the parser knows; the exceptions are stated scales (diameters).
+  // Real parameters declare an SI unit the parser knows; the exceptions are stated scales (diameters) and the
+  // Hertz coefficient N/m^1.5, whose half-integer power integer dimensions cannot hold (it takes a bare number).
   for (const auto& [name, e] : experiments())
     for (const auto& p : e.parameters)
-      if (p.type == ParamType::real && p.unit.find('d') != 0)
+      if (p.type == ParamType::real && p.unit.find('d') != 0 && p.unit != "N/m^1.5")
         BOOST_TEST(units::is_known_unit(p.unit), name << "." << p.name << " unit '" << p.unit << "'");
 }
 
