@@ -20,10 +20,10 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/geometry/drum.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/sources/source_rng.hpp"
 #include "core/stability_guard.hpp"
+#include "experiments/capped_drum.hpp"
 #include "experiments/contact_step_statistics.hpp"
 #include "experiments/experiment.hpp"
 #include "experiments/material_parameters.hpp"
@@ -41,23 +41,7 @@ World build_drum(const Parameters& p) {
   w.gravity.ramp_duration = p.real("settle_gravity_ramp");  // the loose lattice would collapse at 5 ms otherwise
   const std::uint16_t pellet = w.add_material(material_from_parameters(p, "pellet"));
   const double R = drum_radius(p), width = drum_width(p), d = p.real("diameter");
-  CylinderShape body;
-  body.axis = Vec3::UnitY();
-  body.radius = R;
-  body.length = width;
-  body.side = CylinderShape::Side::inside;
-  Wall shell;
-  shell.name = "drum";
-  shell.shape = make_smooth_drum(body, Vec3::UnitX(), "drum");
-  shell.material = pellet;
-  w.add_wall(shell);
-  for (const double side : {-1.0, 1.0}) {
-    Wall c;
-    c.name = side < 0 ? "cap_lo" : "cap_hi";
-    c.shape = PlaneShape{side * 0.5 * width * Vec3::UnitY(), -side * Vec3::UnitY()};
-    c.material = pellet;
-    w.add_wall(c);
-  }
+  add_capped_drum(w, R, width, pellet, pellet);
   // Lattice sites inside the drum (one d clear of the shell and caps), lowest first.
   const double a = p.real("fill_spacing") * d, jitter = 0.5 * (a - d);
   const double reach = R - d;

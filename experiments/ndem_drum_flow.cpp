@@ -4,7 +4,7 @@
 // history-based warm start.
 //
 // Scene: drum axis along +y through the origin, gravity -z; a smooth cylindrical shell of diameter
-// D = drum_diameter_d d and width w = drum_width_d d (core/geometry/drum.hpp make_smooth_drum, open ends)
+// D = drum_diameter_d d and width w = drum_width_d d (experiments/capped_drum.hpp)
 // closed by two flat end caps (planes at y = +-w/2) that turn with it at omega about +y. Shell material =
 // particle material (ledger E3 default); the caps take cap_friction / cap_rolling_friction (< 0: the
 // particle values) so that their friction can be switched off (ledger P15).
@@ -37,6 +37,7 @@
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/sources/source_rng.hpp"
 #include "core/stability_guard.hpp"
+#include "experiments/capped_drum.hpp"
 #include "experiments/drum_bed.hpp"
 #include "experiments/drum_flow_stats.hpp"
 #include "experiments/experiment.hpp"
@@ -137,24 +138,7 @@ World build_world(const Parameters& p) {
   shell_material.name = "shell";
   const std::uint16_t shell_id = w.add_material(shell_material);
   const std::uint16_t cap_id = w.add_material(cap);
-  const double width = drum_width(p);
-  CylinderShape body;
-  body.axis = Vec3::UnitY();
-  body.radius = drum_radius(p);
-  body.length = width;
-  body.side = CylinderShape::Side::inside;
-  Wall shell;
-  shell.name = "drum";
-  shell.shape = make_smooth_drum(body, Vec3::UnitX(), "drum");
-  shell.material = shell_id;
-  w.add_wall(shell);
-  for (const double side : {-1.0, 1.0}) {
-    Wall c;
-    c.name = side < 0 ? "cap_lo" : "cap_hi";
-    c.shape = PlaneShape{side * 0.5 * width * Vec3::UnitY(), -side * Vec3::UnitY()};
-    c.material = cap_id;
-    w.add_wall(c);
-  }
+  add_capped_drum(w, drum_radius(p), drum_width(p), shell_id, cap_id);
   fill_drum(w, p, grain_id);
   return w;
 }
