@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/ndem/reduction_settings.hpp"
+
 namespace grainlab {
 
 enum class NdemContactLaw {
@@ -65,6 +67,7 @@ struct NdemSettings {
                                      ///< warm-start velocity): one reference for every warm start (Paper IV E2b)
   bool record_row_residuals = false; ///< per-row residuals after the continuous solve (core/ndem/row_residuals.hpp)
   bool record_contact_statistics = false; ///< per-contact overlap / d, approach speed and v_imp (Paper III Figs. 19-20)
+  ReductionSettings reduction;       ///< adaptive model reduction into rigid aggregates (Paper V); off by default
 
   /// Throws InputError naming the parameter on invalid values.
   void validate() const;
@@ -101,6 +104,7 @@ struct NdemStepStats {
   /// included) the overlap / d as detected, the approach speed -G_n v at the start of the step (before the
   /// impact stage and gravity; > 0 approaching) and the impact threshold v_imp that classified it.
   std::vector<double> contact_overlap_over_d, contact_approach_speed, contact_impact_speed;
+  ReductionStats reduction;        ///< model reduction (settings.reduction.enabled)
 };
 
 /// "cold", "history", "history_normal_only", "history_no_velocity_update", "model"; InputError otherwise.

@@ -43,6 +43,7 @@ void NdemSettings::validate() const {
   if (contact_order == NdemContactOrder::random && parallel)
     throw InputError("ndem: contact_order = random needs the serial solver (parallel = false): the coloured sweep "
                      "fixes its own order");
+  reduction.validate();
 }
 
 NdemWarmStart parse_warm_start(const std::string& name) {
