@@ -1,10 +1,18 @@
 #pragma once
-// The event calendar: a binary heap with lazy invalidation. An event records the event counters of the
-// balls it involves when it was scheduled; a ball's counter grows whenever its trajectory changes, so an
-// event popped with an outdated counter is stale and skipped (no search-and-delete in the heap).
+// The event calendar, with lazy invalidation. An event records the event counters of the balls it
+// involves when it was scheduled; a ball's counter grows whenever its trajectory changes, so an event
+// popped with an outdated counter is stale and skipped (no search-and-delete).
 // Simultaneous events are ordered by a random tie key drawn when they are scheduled (002 l.648).
+//
+// Layout (Rapaport's / DynamO's two-level calendar): every event belongs to the ball that predicted it
+// (Event::a) and sits in that ball's short unsorted list; a binary heap over the balls, keyed by each
+// ball's earliest listed event, gives the next event. The heap has one entry per ball (1000 balls: 16 kB,
+// in L1) instead of one per scheduled event, and a collision drops all events of the ball at once
+// (clear) instead of leaving them in the heap. Events leave in the same (time, tie) order as from a
+// single heap of all events, so results are unchanged. The one event without a ball (the wall law's
+// half-period switch) is held apart.
 #include <cstdint>
-#include <queue>
+#include <limits>
 #include <vector>
 
 namespace grainlab::edmd {
@@ -20,12 +28,120 @@ struct Event {
   std::uint32_t count_a = 0, count_b = 0;  ///< counters at scheduling (count_b: the lid epoch for lid events)
 };
 
-struct EventLater {
-  bool operator()(const Event& x, const Event& y) const {
-    return x.time > y.time || (x.time == y.time && x.tie > y.tie);
-  }
-};
+/// x happens before y: earlier time, or the same time and a smaller tie key.
+inline bool earlier(const Event& x, const Event& y) { return x.time < y.time || (x.time == y.time && x.tie < y.tie); }
 
-using EventQueue = std::priority_queue<Event, std::vector<Event>, EventLater>;
+class EventCalendar {
+ public:
+  /// One (empty) list per ball.
+  void reset(int balls) {
+    lists_.assign(balls, {});
+    best_.assign(balls, -1);
+    dirty_flag_.assign(balls, 0);
+    dirty_.clear();
+    heap_.resize(balls);
+    where_.resize(balls);
+    for (int i = 0; i < balls; ++i) heap_[i] = {never_, 0, i}, where_[i] = i;
+    has_global_ = false;
+  }
+
+  /// Schedules e: into the list of ball e.a, or (e.a < 0) as the single ball-free event.
+  void add(const Event& e) {
+    if (e.a < 0) {
+      global_ = e;
+      has_global_ = true;
+      return;
+    }
+    lists_[e.a].push_back(e);
+    touch(e.a);
+  }
+  /// Drops every event of `ball` (its counter changed: they are all stale).
+  void clear(int ball) {
+    lists_[ball].clear();
+    touch(ball);
+  }
+
+  bool empty() {
+    settle();
+    return !has_global_ && (heap_.empty() || best_[heap_[0].ball] < 0);
+  }
+  /// The earliest event (possibly stale); the calendar must not be empty.
+  const Event& top() {
+    settle();
+    if (heap_.empty() || best_[heap_[0].ball] < 0) return global_;
+    const Event& e = lists_[heap_[0].ball][best_[heap_[0].ball]];
+    return has_global_ && earlier(global_, e) ? global_ : e;
+  }
+  /// Removes the event top() returned.
+  void pop() {
+    const Event& t = top();
+    if (has_global_ && &t == &global_) {
+      has_global_ = false;
+      return;
+    }
+    const int ball = heap_[0].ball;
+    std::vector<Event>& list = lists_[ball];
+    list[best_[ball]] = list.back();
+    list.pop_back();
+    touch(ball);
+  }
+
+ private:
+  // A heap slot: a ball and a copy of its earliest event's (time, tie); a ball without events sorts last.
+  struct Slot {
+    double time;
+    std::uint32_t tie;
+    int ball;
+  };
+  static bool before(const Slot& x, const Slot& y) { return x.time < y.time || (x.time == y.time && x.tie < y.tie); }
+  static constexpr double never_ = std::numeric_limits<double>::infinity();
+
+  void touch(int ball) {
+    if (!dirty_flag_[ball]) dirty_flag_[ball] = 1, dirty_.push_back(ball);
+  }
+  void place(int slot, const Slot& s) {
+    heap_[slot] = s;
+    where_[s.ball] = slot;
+  }
+  // Recomputes the earliest event of every touched ball and moves it to its place in the heap.
+  void settle() {
+    for (const int ball : dirty_) {
+      dirty_flag_[ball] = 0;
+      const std::vector<Event>& list = lists_[ball];
+      int b = list.empty() ? -1 : 0;
+      for (int k = 1; k < static_cast<int>(list.size()); ++k)
+        if (earlier(list[k], list[b])) b = k;
+      best_[ball] = b;
+      sift(where_[ball], b < 0 ? Slot{never_, 0, ball} : Slot{list[b].time, list[b].tie, ball});
+    }
+    dirty_.clear();
+  }
+  // Puts `s` (a new key for the ball in `slot`) where the heap order wants it.
+  void sift(int slot, const Slot& s) {
+    while (slot > 0 && before(s, heap_[(slot - 1) / 2])) {
+      place(slot, heap_[(slot - 1) / 2]);
+      slot = (slot - 1) / 2;
+    }
+    const int n = static_cast<int>(heap_.size());
+    for (;;) {
+      int child = 2 * slot + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+      if (!before(heap_[child], s)) break;
+      place(slot, heap_[child]);
+      slot = child;
+    }
+    place(slot, s);
+  }
+
+  std::vector<std::vector<Event>> lists_;  // per ball, unsorted
+  std::vector<int> best_;                  // index of the earliest event in the ball's list, -1: none
+  std::vector<Slot> heap_;                 // balls in heap order
+  std::vector<int> where_;                 // each ball's slot in heap_
+  std::vector<char> dirty_flag_;
+  std::vector<int> dirty_;                 // balls whose list changed since the last settle
+  Event global_;
+  bool has_global_ = false;
+};
 
 }  // namespace grainlab::edmd

@@ -71,20 +71,18 @@ double System::potential_energy() const {
 }
 
 void System::link(int i) {
-  Ball& b = balls_[i];
-  const int c = cell_index(b.cell);
-  b.prev = -1;
-  b.next = head_[c];
-  if (b.next >= 0) balls_[b.next].prev = i;
+  const int c = cell_index(balls_[i].cell);
+  prev_[i] = -1;
+  next_[i] = head_[c];
+  if (next_[i] >= 0) prev_[next_[i]] = i;
   head_[c] = i;
 }
 
 void System::unlink(int i) {
-  Ball& b = balls_[i];
-  if (b.prev >= 0) balls_[b.prev].next = b.next;
-  else head_[cell_index(b.cell)] = b.next;
-  if (b.next >= 0) balls_[b.next].prev = b.prev;
-  b.next = b.prev = -1;
+  if (prev_[i] >= 0) next_[prev_[i]] = next_[i];
+  else head_[cell_index(balls_[i].cell)] = next_[i];
+  if (next_[i] >= 0) prev_[next_[i]] = prev_[i];
+  next_[i] = prev_[i] = -1;
 }
 
 void System::start(double t0) {
@@ -108,6 +106,9 @@ void System::start(double t0) {
     cell_[a] = span[a] / n_[a];
   }
   head_.assign(static_cast<std::size_t>(n_[0]) * n_[1] * n_[2], -1);
+  calendar_.reset(size());
+  next_.assign(size(), -1);
+  prev_.assign(size(), -1);
   const double z_offset = cyl_.motion.position(t0);
   for (int i = 0; i < size(); ++i) {
     Ball& b = balls_[i];
@@ -130,7 +131,7 @@ void System::start(double t0) {
 
 void System::push(Event e) {
   e.tie = static_cast<std::uint32_t>(tie_rng_());
-  queue_.push(e);
+  calendar_.add(e);
 }
 
 void System::consider(const Event& e, Event& best, bool& have) {
@@ -164,12 +165,13 @@ void System::predict_pairs_in(int i, const int lo[3], const int hi[3], Event& be
     for (int y = lo[1]; y <= hi[1]; ++y)
       for (int x = lo[0]; x <= hi[0]; ++x) {
         const int c[3] = {x, y, z};
-        for (int j = head_[cell_index(c)]; j >= 0; j = balls_[j].next) {
+        for (int j = head_[cell_index(c)]; j >= 0; j = next_[j]) {
           if (j == i) continue;
           const Ball& bj = balls_[j];
           const S3 dx = pos_at(bj, now_) - pi, dv = vel_at(bj, now_) - vi;
-          const double sigma = bi.r + bj.r;
-          const double tau = approach_root(dx.squaredNorm() - sigma * sigma, 2 * dx.dot(dv), 2 * dv.squaredNorm());
+          const double sigma = bi.r + bj.r, h0 = dx.squaredNorm() - sigma * sigma, w = 2 * dx.dot(dv);
+          if (h0 > 0 && w >= 0) continue;  // apart and separating (approach_root's answer, without its sqrt)
+          const double tau = approach_root(h0, w, 2 * dv.squaredNorm());
           if (tau == never) continue;
           Event e;
           e.time = now_ + tau;
@@ -256,6 +258,11 @@ bool System::stale(const Event& e) const {
   return false;
 }
 
+void System::bump(int i) {
+  ++balls_[i].counter;
+  calendar_.clear(i);  // every event the ball predicted carries the old counter
+}
+
 void System::guard_stall(double t_event, const Event& e) {
   if (!stall_.stalled(now_, t_event)) return;
   std::ostringstream msg;
@@ -269,9 +276,9 @@ void System::guard_stall(double t_event, const Event& e) {
 
 void System::run_until(double t) {
   if (!started_) start(now_);
-  while (!queue_.empty() && queue_.top().time <= t) {
-    const Event e = queue_.top();
-    queue_.pop();
+  while (!calendar_.empty() && calendar_.top().time <= t) {
+    const Event e = calendar_.top();
+    calendar_.pop();
     if (stale(e)) {
       ++tally_.stale;
       continue;
@@ -298,7 +305,7 @@ void System::do_pair(const Event& e) {
   n = n / n.norm();
   const double v10 = a.v0.dot(n), v20 = b.v0.dot(n);
   if (v20 - v10 >= 0) {  // rounding made a grazing pair separate: no impulse, just re-predict
-    ++a.counter, ++b.counter;
+    bump(e.a), bump(e.b);
     predict(e.a);
     predict(e.b);
     return;
@@ -308,7 +315,7 @@ void System::do_pair(const Event& e) {
   a.v0 += (o.v1 - v10) * n;
   b.v0 += (o.v2 - v20) * n;
   a.last_collision = b.last_collision = now_;
-  ++a.counter, ++b.counter;
+  bump(e.a), bump(e.b);
   ++tally_.pair;
   tally_.loss_pair += o.loss;
   if (on_collision) on_collision({now_, e.a, e.b, -1, o.v1});
@@ -333,7 +340,7 @@ void System::do_wall(const Event& e) {
   }
   const double v10 = a.v0.dot(n);
   if (v20 - v10 <= 0) {  // already separating (rounding): an impulse would push the ball into the wall
-    ++a.counter;
+    bump(e.a);
     predict(e.a);
     return;
   }
@@ -341,7 +348,7 @@ void System::do_wall(const Event& e) {
   const WallOutcome o = wall_collision(a.m, v10, v20, tc ? 1.0 : set_.restitution_wall);
   a.v0 += (o.v1 - v10) * n;
   a.last_collision = now_;
-  ++a.counter;
+  bump(e.a);
   ++tally_.wall[e.detail];
   tally_.loss_wall += o.loss;
   tally_.wall_work += o.wall_work;

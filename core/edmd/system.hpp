@@ -85,12 +85,13 @@ class System {
   std::function<void(const CollisionRecord&)> on_collision;
 
  private:
-  struct Ball {
+  // What a pair prediction reads of a neighbour fills the first cache line.
+  struct alignas(64) Ball {
     S3 x0, v0;  // state at t0
-    double t0 = 0, r = 0, m = 0, last_collision = -1e300;
+    double t0 = 0, r = 0;
+    double m = 0, last_collision = -1e300;
     std::uint32_t counter = 0;
     int cell[3] = {0, 0, 0};
-    int next = -1, prev = -1;  // in the cell's list
   };
 
   S3 pos_at(const Ball& b, double t) const;
@@ -113,15 +114,17 @@ class System {
   void do_cell(const Event& e);
   void do_half_period();
   bool stale(const Event& e) const;
+  void bump(int i);  // the ball's trajectory changed: new counter, its events dropped
   void guard_stall(double t_event, const Event& e);
 
   Cylinder cyl_;
   Settings set_;
   std::vector<Ball> balls_;
   std::vector<int> head_;
+  std::vector<int> next_, prev_;  // per ball: the cell's list (apart from Ball: the scan loop reads next_ only)
   int n_[3] = {1, 1, 1};
   double lo_[3] = {0, 0, 0}, cell_[3] = {1, 1, 1};
-  EventQueue queue_;
+  EventCalendar calendar_;
   std::mt19937 tie_rng_;
   double now_ = 0;
   long half_index_ = 0;
