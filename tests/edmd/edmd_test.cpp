@@ -4,12 +4,14 @@
 // collapse (Gavrilov 002 l.717-800, 845-877; ledger G-E9).
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "core/edmd/collision_law.hpp"
 #include "core/edmd/contact_time.hpp"
+#include "core/edmd/event_queue.hpp"
 #include "core/edmd/placement.hpp"
 #include "core/edmd/system.hpp"
 #include "core/error.hpp"
@@ -51,6 +53,46 @@ BOOST_AUTO_TEST_CASE(pair_time_roots) {
   BOOST_CHECK_CLOSE(approach_root(1.0, 0.0, -9.81), std::sqrt(2 / 9.81), 1e-12);
   // Thrown up at 1 m/s from contact: back after 2 v / g (the root at 0 is departing, not a collision).
   BOOST_CHECK_CLOSE(approach_root(0.0, 1.0, -9.81), 2 / 9.81, 1e-12);
+}
+
+// The two-level calendar hands out events in the (time, tie) order of one sorted list of all events, with
+// the events of a cleared ball gone: random adds, clears, pops and one ball-free event against a plain list.
+BOOST_AUTO_TEST_CASE(calendar_pops_in_time_then_tie_order) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<double> u(0, 1);
+  const int balls = 50;
+  EventCalendar cal;
+  cal.reset(balls);
+  std::vector<Event> all;  // reference: every live event
+  std::uint32_t tie = 0;
+  int popped = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const double r = u(rng);
+    if (r < 0.5) {
+      Event e;
+      e.time = std::floor(u(rng) * 1000) / 10;  // coarse times: many equal times, ordered by the tie
+      e.tie = tie = tie * 1664525u + 1013904223u;
+      e.a = u(rng) < 0.02 ? -1 : static_cast<int>(u(rng) * balls);
+      if (e.a < 0) std::erase_if(all, [](const Event& x) { return x.a < 0; });  // one ball-free event at most
+      cal.add(e);
+      all.push_back(e);
+    } else if (r < 0.6) {
+      const int b = static_cast<int>(u(rng) * balls);
+      cal.clear(b);
+      std::erase_if(all, [b](const Event& x) { return x.a == b; });
+    } else if (!all.empty()) {
+      BOOST_REQUIRE(!cal.empty());
+      const auto first = std::min_element(all.begin(), all.end(), earlier);
+      const Event& got = cal.top();
+      BOOST_REQUIRE(got.time == first->time && got.tie == first->tie && got.a == first->a);
+      cal.pop();
+      all.erase(first);
+      ++popped;
+    } else {
+      BOOST_CHECK(cal.empty());
+    }
+  }
+  BOOST_CHECK(popped > 5000);
 }
 
 BOOST_AUTO_TEST_CASE(collision_laws_conserve_and_dissipate) {
