@@ -8,7 +8,8 @@
 //       orientation and spin are bit for bit unchanged; the change of the particles' total momentum
 //       (split_resets_velocity = true: the freed particles lose their velocity, the perturbation).
 //   C14 over-splitting: a settled block with reduction; every aggregate released; steps until h is back to
-//       >= 90 % of its level before (capped at 50: 51 = never), and the largest displacement meanwhile.
+//       >= 90 % of its level before (capped at 50: 51 = never), and the largest displacement in 10 steps
+//       (remerge_merge_velocity > 0: a stricter merge test after the split, the perturbation).
 //   C15 h limits: h with reduction on but nothing merged (0), and with one aggregate of all N_p particles
 //       (1 - 1/N_p; h_definition = free_only, the P4 variant, gives 1: the perturbation).
 //   Also: the floor load of the settled, reduced block over its weight.
@@ -167,6 +168,8 @@ Experiment make() {
        "C13 perturbation: the split sets the freed particles' velocity and spin to zero"},
       {"merge_velocity", ParamType::real, "m/s", 0.0025, 1e-9, 10.0,
        "C14: merge velocity thresholds xi_nv^{i,s-mrg} = xi_tv^mrg (Table 2: 2.5 mm/s)"},
+      {"remerge_merge_velocity", ParamType::real, "m/s", 0.0, 0.0, 10.0,
+       "C14 perturbation: > 0 replaces the merge velocity thresholds after the split (0 = unchanged)"},
       {"h_definition", ParamType::text, "", std::string("nodes"), std::nullopt, std::nullopt,
        "C15: h = 1 - (free + aggregates)/N_p (nodes, the default of P4) or 1 - free/N_p (free_only)",
        {"nodes", "free_only"}},
@@ -213,6 +216,11 @@ Experiment make() {
     const std::vector<Vec3> x0 = w.particles.position;
     std::vector<char> all(w.bodies.size(), 1);
     release_aggregates(w, all);  // over-split: every aggregate
+    if (p.real("remerge_merge_velocity") > 0) {  // the perturbation: a stricter merge test after the split
+      const double v = p.real("remerge_merge_velocity");
+      s.reduction.merge.incident_normal = s.reduction.merge.separating_normal = s.reduction.merge.tangential = v;
+      stepper = NdemStepper(s);  // the stepper keeps no state between steps that this run uses
+    }
     int steps = 51;
     double h10 = 0, shift = 0;
     for (int j = 1; j <= 50; ++j) {
