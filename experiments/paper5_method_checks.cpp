@@ -12,13 +12,16 @@
 //       (remerge_merge_velocity > 0: a stricter merge test after the split, the perturbation).
 //   C15 h limits: h with reduction on but nothing merged (0), and with one aggregate of all N_p particles
 //       (1 - 1/N_p; h_definition = free_only, the P4 variant, gives 1: the perturbation).
-//   Also: the floor load of the settled, reduced block over its weight.
+//   Also: the floor load of the settled, reduced block over its weight, and the wall time of a step on the
+//   settled block with and without reduction (same state and N_it; a timing, not checked).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
 
 #include "core/bodies.hpp"
 #include "core/error.hpp"
+#include "core/io/checkpoint.hpp"
 #include "core/ndem/aggregates.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "experiments/experiment.hpp"
@@ -168,6 +171,7 @@ Experiment make() {
        "C13 perturbation: the split sets the freed particles' velocity and spin to zero"},
       {"merge_velocity", ParamType::real, "m/s", 0.0025, 1e-9, 10.0,
        "C14: merge velocity thresholds xi_nv^{i,s-mrg} = xi_tv^mrg (Table 2: 2.5 mm/s)"},
+      {"timing_steps", ParamType::integer, "-", std::int64_t(10), 1.0, 1e6, "steps timed on the settled block"},
       {"remerge_merge_velocity", ParamType::real, "m/s", 0.0, 0.0, 10.0,
        "C14 perturbation: > 0 replaces the merge velocity thresholds after the split (0 = unchanged)"},
       {"h_definition", ParamType::text, "", std::string("nodes"), std::nullopt, std::nullopt,
@@ -212,6 +216,31 @@ Experiment make() {
     out.metrics["settle_steps_used"] = k + 20;
     out.metrics["rest_level"] = h_rest;
     out.metrics["floor_load_ratio"] = -w.walls[0].force.z() / weight;
+    if (ctx.progress) ctx.progress(0.5);
+    // Cost of a step on the settled block, reduced and unreduced (same state, same N_it; a timing, not a check).
+    {
+      const std::string bytes = io::checkpoint_bytes(w);
+      World reduced = io::world_from_checkpoint(bytes), full = io::world_from_checkpoint(bytes);
+      NdemStepper red = stepper;
+      NdemSettings off = s;
+      off.reduction.enabled = false;
+      NdemStepper unreduced(off);
+      std::vector<char> every(full.bodies.size(), 1);
+      release_aggregates(full, every);
+      const int n = int(p.integer("timing_steps"));
+      auto time_steps = [n](NdemStepper& st, World& world) {
+        st.step(world);  // warm-up (detector rebuild after the copy)
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int j = 0; j < n; ++j) st.step(world);
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / n;
+      };
+      const double t_red = time_steps(red, reduced), t_full = time_steps(unreduced, full);
+      out.metrics["step_seconds_reduced"] = t_red;
+      out.metrics["step_seconds_unreduced"] = t_full;
+      out.metrics["step_speedup"] = t_full / t_red;
+      out.metrics["solver_contacts_reduced"] = double(red.stats().reduction.solver_contacts);
+      out.metrics["solver_contacts_unreduced"] = double(unreduced.stats().contacts);
+    }
     if (ctx.progress) ctx.progress(0.6);
     const std::vector<Vec3> x0 = w.particles.position;
     std::vector<char> all(w.bodies.size(), 1);
