@@ -9,7 +9,8 @@
 //       (split_resets_velocity = true: the freed particles lose their velocity, the perturbation).
 //   C14 over-splitting: a settled block with reduction; every aggregate released; steps until h is back to
 //       >= 90 % of its level before (capped at 50: 51 = never), and the largest displacement in 10 steps
-//       (remerge_merge_velocity > 0: a stricter merge test after the split, the perturbation).
+//       (remerge_merge_velocity > 0: a stricter merge test after the split, the perturbation), beside the
+//       displacement of the same released block stepped without reduction (the full model's own creep).
 //   C15 h limits: h with reduction on but nothing merged (0), and with one aggregate of all N_p particles
 //       (1 - 1/N_p; h_definition = free_only, the P4 variant, gives 1: the perturbation).
 //   Also: the floor load of the settled, reduced block over its weight, and the wall time of a step on the
@@ -245,6 +246,16 @@ Experiment make() {
     const std::vector<Vec3> x0 = w.particles.position;
     std::vector<char> all(w.bodies.size(), 1);
     release_aggregates(w, all);  // over-split: every aggregate
+    {  // control: the same released block stepped 10 steps without reduction (the full model's own motion)
+      World control = io::world_from_checkpoint(io::checkpoint_bytes(w));
+      NdemSettings off = s;
+      off.reduction.enabled = false;
+      NdemStepper unreduced(off);
+      for (int j = 0; j < 10; ++j) unreduced.step(control);
+      double c = 0;
+      for (std::size_t i = 0; i < x0.size(); ++i) c = std::max(c, (control.particles.position[i] - x0[i]).norm());
+      out.metrics["unreduced_displacement_over_d"] = c / b.diameter;
+    }
     if (p.real("remerge_merge_velocity") > 0) {  // the perturbation: a stricter merge test after the split
       const double v = p.real("remerge_merge_velocity");
       s.reduction.merge.incident_normal = s.reduction.merge.separating_normal = s.reduction.merge.tangential = v;

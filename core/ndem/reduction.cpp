@@ -6,8 +6,11 @@
 #include <cmath>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "core/bodies.hpp"
 #include "core/collision.hpp"
+#include "core/error.hpp"
 #include "core/ndem/aggregates.hpp"
 
 namespace grainlab {
@@ -183,18 +186,25 @@ std::size_t NdemReducer::split(World& world) {
       ++freed;
       count_reason(stats_, r);
     }
-  if (freed) apply_release(world, release);
+  if (freed) release_members(world, release);
   stats_.seconds_split += seconds_since(t0);
   return freed;
 }
 
-void NdemReducer::apply_release(World& world, const std::vector<char>& release) {
+void release_members(World& world, const std::vector<char>& release) {
   ParticleStore& P = world.particles;
+  if (release.size() != P.size())
+    throw InputError(fmt::format("release_members: {} flags for {} particles", release.size(), P.size()));
   const std::vector<char> agg = aggregate_flags(world);
-  const InternalNetwork net = internal_network(world, agg);
   std::vector<char> touched(world.bodies.size(), 0);
+  bool any = false;
   for (std::size_t i = 0; i < P.size(); ++i)
-    if (release[i] && P.body[i] >= 0) touched[std::size_t(P.body[i])] = 1;
+    if (release[i] && P.body[i] >= 0 && agg[std::size_t(P.body[i])]) {
+      touched[std::size_t(P.body[i])] = 1;
+      any = true;
+    }
+  if (!any) return;
+  const InternalNetwork net = internal_network(world, agg);
   // What stays of each touched aggregate, split into connected components of the internal network.
   const std::vector<std::int32_t> old_body = P.body;
   DisjointSets sets(P.size());
@@ -271,7 +281,7 @@ std::size_t NdemReducer::trial_split(World& world, const NdemBodies& trial, cons
       ++freed;
       count_reason(stats_, r);
     }
-  if (freed) apply_release(world, release);
+  if (freed) release_members(world, release);
   stats_.seconds_trial += seconds_since(t0);
   return freed;
 }

@@ -39,6 +39,13 @@
 
 namespace grainlab {
 
+/// Frees the aggregate members flagged in `release` (one entry per particle; others ignored) without touching
+/// any particle state (P5-C13), re-forms the rest of each touched aggregate per connected component of its
+/// internal contacts, and gives the contacts between particles that no longer share a body their geometry
+/// back. Call it before removing particles that may be in aggregates (resolve_members refuses a body whose
+/// member is gone), e.g. discharged particles of a conveyor.
+void release_members(World& world, const std::vector<char>& release);
+
 class NdemReducer {
  public:
   NdemReducer(ReductionSettings settings, double time_step);
@@ -72,8 +79,6 @@ class NdemReducer {
   void add_trial_seconds(double s) { stats_.seconds_trial += s; }
 
  private:
-  /// Frees the members flagged in `release` (relabel only) and re-forms the rest of each touched aggregate.
-  void apply_release(World& world, const std::vector<char>& release);
   /// |f_e + f_c| / (|f_e| + |f_c| + eps) of a node from its momentum change over the step.
   double balance_ratio(double mass, const Vec3& dv, const Vec3& f_ext) const;
 
