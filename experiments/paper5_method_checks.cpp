@@ -231,11 +231,20 @@ Experiment make() {
       const int n = int(p.integer("timing_steps"));
       auto time_steps = [n](NdemStepper& st, World& world) {
         st.step(world);  // warm-up (detector rebuild after the copy)
+        world.timers = StageTimers{};
         const auto t0 = std::chrono::steady_clock::now();
         for (int j = 0; j < n; ++j) st.step(world);
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / n;
       };
       const double t_red = time_steps(red, reduced), t_full = time_steps(unreduced, full);
+      const StageTimers& tr = reduced.timers;  // where the reduced step spends its time, per step
+      out.metrics["reduced_collision_seconds"] = tr.collision / n;
+      out.metrics["reduced_rows_seconds"] = tr.forces / n;
+      out.metrics["reduced_solve_seconds"] = tr.solve / n;
+      out.metrics["reduced_reduction_seconds"] = tr.reduction / n;
+      out.metrics["reduced_integrate_seconds"] = tr.integrate / n;
+      out.metrics["unreduced_collision_seconds"] = full.timers.collision / n;
+      out.metrics["unreduced_solve_seconds"] = full.timers.solve / n;
       out.metrics["step_seconds_reduced"] = t_red;
       out.metrics["step_seconds_unreduced"] = t_full;
       out.metrics["step_speedup"] = t_full / t_red;

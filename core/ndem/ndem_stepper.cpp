@@ -423,24 +423,31 @@ void NdemStepper::step(World& world) {
   const double dt = settings_.time_step;
   world.detect_contacts();
   const bool reduce = settings_.reduction.enabled;
-  if (reduce) {
+  auto t0 = Clock::now();
+  if (reduce) {  // split stages (with the trial solve) count as timers.reduction
     reducer_.begin_step();
     if (settings_.reduction.split_placement == SplitPlacement::before_impact) reduction_split(world);
+    world.timers.reduction += seconds_since(t0);
   }
   solve(world);
 
-  auto t0 = Clock::now();
-  if (reduce)
+  if (reduce) {
+    t0 = Clock::now();
     reducer_.capture(world, bodies_, body_rows_.body_velocities(), body_rows_.body_angular_velocities(), external_force);
+    world.timers.reduction += seconds_since(t0);
+  }
+  t0 = Clock::now();
   integrate(world);
   world.advance_walls(dt);
   world.time += dt;
   ++world.step;
   world.timers.integrate += seconds_since(t0);
   if (reduce) {
+    t0 = Clock::now();
     if (settings_.reduction.merge_placement == MergePlacement::after_position_update) world.detect_contacts();
     reducer_.merge(world);
     stats_.reduction = reducer_.finish_step(world, rows_.size() + body_rows_.contact_rows());
+    world.timers.reduction += seconds_since(t0);
   }
   world.check_stability(settings_.max_overlap_ratio);
 }
@@ -569,7 +576,9 @@ std::size_t NdemStepper::reduction_trial_split(World& world) {
   NdemStepper& trial = *trial_.stepper;
   trial.external_force = external_force;
   trial.external_torque = external_torque;
+  const StageTimers timers = world.timers;  // the trial solve is reduction overhead, not the step's solve
   trial.solve(world);
+  world.timers = timers;
   P.body = labels;
   reducer_.add_trial_seconds(seconds_since(t0));
   const std::size_t freed = reducer_.trial_split(world, trial.bodies_, external_force);

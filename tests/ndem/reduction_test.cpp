@@ -8,6 +8,7 @@
 #include "core/bodies.hpp"
 #include "core/error.hpp"
 #include "core/io/checkpoint.hpp"
+#include "core/io/vtk_writer.hpp"
 #include "core/ndem/aggregates.hpp"
 #include "core/ndem/ndem_stepper.hpp"
 #include "experiments/paper5_scenes.hpp"
@@ -262,6 +263,19 @@ BOOST_AUTO_TEST_CASE(reduction_is_deterministic) {
     return w.particles.position;
   };
   BOOST_TEST((run() == run()));
+}
+
+BOOST_AUTO_TEST_CASE(vtk_snapshot_names_the_aggregate_of_each_particle) {
+  World w = moving_cluster();
+  io::VtkOptions o;
+  o.encoding = io::VtkEncoding::ascii;
+  BOOST_TEST(io::vtp_document(w, o).find("Name=\"body\"") == std::string::npos);  // no bodies: as before
+  form_aggregate(w, {0, 1}, true);
+  const std::string doc = io::vtp_document(w, o);
+  const auto at = doc.find("Name=\"body\"");
+  BOOST_TEST_REQUIRE(at != std::string::npos);
+  const auto values = doc.find('>', at) + 1;
+  BOOST_TEST(doc.substr(values, doc.find('<', values) - values).find("0 0 -1") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(merge_with_walls_is_refused_with_the_parameter_named) {
