@@ -278,6 +278,40 @@ BOOST_AUTO_TEST_CASE(vtk_snapshot_names_the_aggregate_of_each_particle) {
   BOOST_TEST(doc.substr(values, doc.find('<', values) - values).find("0 0 -1") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(rain_on_a_reduced_block_keeps_the_labels_consistent) {
+  for (const bool trial : {false, true}) {  // c and ctr
+    World w = paper5_block_world({4, 4, 3});
+    NdemSettings s = reducing();
+    s.reduction.trial_split = trial;
+    NdemStepper stepper(s);
+    settle(w, stepper, 200);
+    std::size_t splits = 0, merged = 0;
+    for (int k = 0; k < 300; ++k) {
+      if (k % 10 == 0)  // a sphere from 5 cm above the block every 50 ms
+        w.add_sphere(Vec3(0.013 + 0.026 * std::fmod(0.37 * k, 1.0), 0.013 + 0.026 * std::fmod(0.61 * k, 1.0), 0.09),
+                     0.0065, 0);
+      stepper.step(w);
+      splits += stepper.stats().reduction.split_contact + stepper.stats().reduction.split_trial;
+      merged += stepper.stats().reduction.merged;
+    }
+    BOOST_TEST_MESSAGE("trial " << trial << ": freed " << splits << ", merged " << merged << ", h = "
+                                << stepper.stats().reduction.level);
+    BOOST_TEST(splits > 0u);
+    BOOST_TEST(merged > 0u);
+    const ParticleStore& P = w.particles;
+    bool consistent = true;
+    for (std::size_t k = 0; k < w.bodies.size(); ++k)
+      for (const BodyMember& m : w.bodies[k].members)
+        consistent = consistent && P.body[std::size_t(m.index)] == std::int32_t(k) &&
+                     (P.flags[std::size_t(m.index)] & particle_aggregated);
+    for (std::size_t i = 0; i < P.size(); ++i) consistent = consistent && (P.body[i] >= 0) == bool(P.flags[i] & particle_aggregated);
+    BOOST_TEST(consistent);
+    double zmax = 0;
+    for (const Vec3& x : P.position) zmax = std::max(zmax, x.z());
+    BOOST_TEST(zmax < 0.1);  // nothing blew up
+  }
+}
+
 BOOST_AUTO_TEST_CASE(merge_with_walls_is_refused_with_the_parameter_named) {
   NdemSettings s = reducing();
   s.reduction.merge_with_walls = true;
