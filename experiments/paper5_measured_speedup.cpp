@@ -1,0 +1,163 @@
+// Experiment `paper5_measured_speedup`: the speed-up that model reduction gives, measured (Paper V Sec. 6,
+// seed 000 l.2190-2217: the paper has only the model, Eq. 37-40; its Lua prototype "do not scale sufficiently
+// well ... to verify these estimates", l.2211). On a resting pile (experiments/paper5_resting_pile.hpp, Paper
+// V settings) the run
+//   1. settles the pile for `settle_steps` without reduction (untimed);
+//   2. times `measure_steps` unreduced steps (ref): CPU time per step on one thread and the stage split
+//      (collision, row set-up, solve = impact + PGS, integration). solve_fraction = solve / step (C09;
+//      Paper V cites 88 % from another code, 000 l.2196);
+//   3. with `reduction` other than none, switches the reduced stepper on for `merge_steps` (untimed: the
+//      aggregates form), then times `measure_steps` reduced steps at the same N_it:
+//      speedup = t_step(ref) / t_step(reduced), at the mean reduction level h over the timed steps;
+//      delta = t_mod / t_solve(ref) (the overhead of Eq. 39 as a measurement gives it: seconds of the
+//      reduction stage per step over the unreduced solve per step); speedup_eq39 = Eq. 39 at that h and delta.
+// `free_top_layers` > 0 with reduction = cs puts a sensor over the top layers of the pyramid, so that they
+// stay resolved and h can be set below 1 (the sensor split of 000 l.2050).
+// Timing is CPU time in a one-thread TBB arena (single-core cost, as the model's K, and unaffected by other
+// programs on the machine); timings are reported as time_* metrics (provenance), the ratios as metrics.
+// Reads its parameters; writes nothing; one thread.
+#include <cmath>
+
+#include <tbb/task_arena.h>
+
+#include "core/error.hpp"
+#include "core/stability_guard.hpp"
+#include "experiments/experiment.hpp"
+#include "experiments/paper5_resting_pile.hpp"
+#include "experiments/paper5_speedup_model.hpp"
+#include "experiments/reduction_parameters.hpp"
+
+namespace grainlab {
+namespace {
+
+RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
+  paper5::RestingPile pile;
+  pile.layers = int(p.integer("layers"));
+  pile.diameter = p.real("diameter");
+  pile.density = p.real("density");
+  pile.restitution = p.real("restitution");
+  pile.friction = p.real("friction");
+  pile.rolling_friction = p.real("rolling_friction");
+  pile.gravity = p.real("gravity");
+  NdemSettings s = paper5::paper5_ndem_settings(p.real("linear_stiffness"), p.real("dt"), int(p.integer("iterations")));
+  const int settle = int(p.integer("settle_steps")), merge = int(p.integer("merge_steps")),
+            measure = int(p.integer("measure_steps"));
+  ReductionSettings reduction = reduction_settings(p);
+  const int free_top = int(p.integer("free_top_layers"));
+  if (free_top > 0 && !reduction_uses_sensors(p))
+    throw InputError("free_top_layers: needs reduction = \"cs\" (the top layers are kept resolved by a sensor)");
+  if (free_top >= pile.layers) throw InputError("free_top_layers: must be less than layers");
+
+  auto body = [&] {
+    World w;
+    paper5::build_resting_pile(pile, w);
+    const StabilityGuard guard(w, {.max_energy_gain = 2.0, .max_overlap_ratio = s.max_overlap_ratio},
+                               "paper5_measured_speedup");
+    NdemStepper ref(s);
+    const int total = settle + measure + (reduction.enabled ? merge + measure : 0);
+    int done = 0;
+    auto progress = [&](int k) {
+      done += k;
+      if (ctx.progress) ctx.progress(double(done) / double(std::max(total, 1)));
+    };
+    for (int k = 0; k < settle; ++k) {
+      ref.step(w);
+      guard.check(w);
+    }
+    progress(settle);
+    const paper5::TimedSteps R = paper5::time_steps(w, ref, measure);
+    guard.check(w);
+    progress(measure);
+    RunResult out;
+    const double ref_step = R.cpu_s / measure, ref_solve = R.stage_cpu_s(R.stages.solve) / measure;
+    out.metrics = {{"particles", double(w.particles.size())},
+                   {"contacts", R.contacts},
+                   {"contacts_per_particle", R.contacts / double(w.particles.size())},
+                   {"solve_fraction", R.stages.total() > 0 ? R.stages.solve / R.stages.total() : 0.0},
+                   {"collision_fraction", R.stages.total() > 0 ? R.stages.collision / R.stages.total() : 0.0},
+                   {"setup_fraction", R.stages.total() > 0 ? R.stages.forces / R.stages.total() : 0.0},
+                   {"time_ref_step", ref_step},
+                   {"time_ref_solve", ref_solve},
+                   {"max_speed_ref", paper5::max_sphere_speed(w)}};
+    if (!reduction.enabled) return out;
+
+    if (free_top > 0) {  // a sensor box over the top free_top layers (z above the centre of layer n - free_top)
+      const double a = pile.diameter, z_cut = 0.5 * a + (pile.layers - free_top - 0.5) * a / std::sqrt(2.0);
+      const double top = 0.5 * a + pile.layers * a, half_width = 0.5 * (pile.layers + 2) * a;
+      ReductionSensor sensor;
+      sensor.center = Vec3(0, 0, 0.5 * (z_cut + top));
+      sensor.half_extent = Vec3(half_width, half_width, 0.5 * (top - z_cut));
+      reduction.sensors.push_back(sensor);
+    }
+    NdemSettings sr = s;
+    sr.reduction = reduction;
+    sr.reduction.start_time = 0.0;  // the pile is at rest: merging may start at once
+    NdemStepper reduced(sr);
+    for (int k = 0; k < merge; ++k) {
+      reduced.step(w);
+      guard.check(w);
+    }
+    progress(merge);
+    const paper5::TimedSteps M = paper5::time_steps(w, reduced, measure);
+    guard.check(w);
+    progress(measure);
+    const double red_step = M.cpu_s / measure, red_solve = M.stage_cpu_s(M.stages.solve) / measure,
+                 red_mod = M.stage_cpu_s(M.stages.reduction) / measure;
+    const double gamma = p.real("gamma");
+    const double delta = paper5::measured_overhead(red_mod, ref_solve);
+    const double h = std::clamp(M.level, 0.0, 1.0);
+    const double model = paper5::model_speedup(h, delta, gamma);
+    out.metrics.insert({{"level", M.level},
+                        {"level_free_only", M.level_free_only},
+                        {"level_dof", M.level_dof},
+                        {"aggregates", M.aggregates},
+                        {"solver_contacts", M.solver_contacts},
+                        {"solver_contact_fraction", M.contacts > 0 ? M.solver_contacts / M.contacts : 0.0},
+                        {"time_red_step", red_step},
+                        {"time_red_solve", red_solve},
+                        {"time_red_reduction", red_mod},
+                        {"speedup", ref_step / red_step},
+                        {"speedup_solve", red_solve > 0 ? ref_solve / red_solve : 0.0},
+                        {"delta", delta},
+                        {"speedup_eq39", model},
+                        {"speedup_over_model", ref_step / red_step / model},
+                        // What Eq. 37 drops: the share of the reduced step outside the solve and the reduction
+                        // (detection, row set-up of every contact, integration), the cap of any measured speed-up.
+                        {"red_other_fraction", M.stages.total() > 0 ? 1.0 - (M.stages.solve + M.stages.reduction) / M.stages.total() : 0.0},
+                        {"max_speed_red", paper5::max_sphere_speed(w)}});
+    return out;
+  };
+  tbb::task_arena one(1);  // single-core cost: CPU time of this thread is the run's whole cost
+  return one.execute(body);
+}
+
+std::vector<ParameterSpec> measured_speedup_parameters() {
+  std::vector<ParameterSpec> v = {
+      {"layers", ParamType::integer, "-", std::int64_t{12}, 2.0, 200.0, "pyramid layers n (N_p = n(n+1)(2n+1)/6: 12 -> 650, 31 -> 10416)"},
+      {"diameter", ParamType::real, "m", 0.013, 1e-4, 1.0, "sphere diameter d (Table 1, 000 l.2080)"},
+      {"density", ParamType::real, "kg/m^3", 3700.0, 1.0, 1e5, "rho (000 l.2081)"},
+      {"linear_stiffness", ParamType::real, "N/m", 3000.0, 1.0, 1e12, "linear k_n, e_H = 1 (000 l.2082, 2263)"},
+      {"restitution", ParamType::real, "-", 0.18, 0.0, 1.0, "e (000 l.2083)"},
+      {"friction", ParamType::real, "-", 0.91, 0.0, 10.0, "mu_t (000 l.2084)"},
+      {"rolling_friction", ParamType::real, "-", 0.32, 0.0, 10.0, "mu_r (000 l.2085)"},
+      {"dt", ParamType::real, "s", 0.005, 1e-6, 0.1, "time step (000 l.2086)"},
+      {"iterations", ParamType::integer, "-", std::int64_t{150}, 1.0, 100000.0, "N_it of both runs (000 l.2088)"},
+      {"gravity", ParamType::real, "m/s^2", 9.81, 0.0, 1000.0, "g (000 l.2093)"},
+      {"settle_steps", ParamType::integer, "-", std::int64_t{20}, 0.0, 1e6, "unreduced steps before timing (untimed)"},
+      {"merge_steps", ParamType::integer, "-", std::int64_t{5}, 0.0, 1e6, "reduced steps before timing (untimed): aggregates form"},
+      {"measure_steps", ParamType::integer, "-", std::int64_t{5}, 1.0, 1e6, "timed steps of each run"},
+      {"free_top_layers", ParamType::integer, "-", std::int64_t{0}, 0.0, 200.0, "reduction = cs: top layers kept resolved by a sensor (sets h < 1)"},
+      {"gamma", ParamType::real, "-", 1.0 / 3.0, 0.0, 10.0, "exponent of Eq. 39 for speedup_eq39 (1/3: 3D)"},
+  };
+  for (ParameterSpec& r : reduction_parameters()) v.push_back(std::move(r));
+  return v;
+}
+
+const ExperimentRegistration reg{Experiment{
+    .name = "paper5_measured_speedup",
+    .description = "Paper V measured speed-up: CPU time per NDEM step with and without model reduction on a resting pyramid pile; solve fraction",
+    .parameters = measured_speedup_parameters(),
+    .run = measured_speedup}};
+
+}  // namespace
+}  // namespace grainlab
