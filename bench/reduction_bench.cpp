@@ -51,7 +51,7 @@ void BM_pile_step(benchmark::State& state) {
                         {&sum.stages.forces, t.stage_cpu_s(t.stages.forces)},
                         {&sum.stages.solve, t.stage_cpu_s(t.stages.solve)},
                         {&sum.stages.integrate, t.stage_cpu_s(t.stages.integrate)},
-                        {&sum.stages.reduction, t.stage_cpu_s(t.stages.reduction)}})
+                        {&sum.stages.reduction, t.stage_cpu_s(t.reduction_s())}})
       *a += b;
   }
   const double n = std::max(sum.steps, 1);

@@ -102,7 +102,7 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
     guard.check(w);
     progress(measure);
     const double red_step = M.cpu_s / measure, red_solve = M.stage_cpu_s(M.stages.solve) / measure,
-                 red_mod = M.stage_cpu_s(M.stages.reduction) / measure;
+                 red_mod = M.stage_cpu_s(M.reduction_s()) / measure;
     const double gamma = p.real("gamma");
     const double delta = paper5::measured_overhead(red_mod, ref_solve);
     const double h = std::clamp(M.level, 0.0, 1.0);
@@ -123,7 +123,7 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
                         {"speedup_over_model", ref_step / red_step / model},
                         // What Eq. 37 drops: the share of the reduced step outside the solve and the reduction
                         // (detection, row set-up of every contact, integration), the cap of any measured speed-up.
-                        {"red_other_fraction", M.stages.total() > 0 ? 1.0 - (M.stages.solve + M.stages.reduction) / M.stages.total() : 0.0},
+                        {"red_other_fraction", M.stages.total() > 0 ? 1.0 - (M.stages.solve + M.reduction_s()) / M.stages.total() : 0.0},
                         {"max_speed_red", paper5::max_sphere_speed(w)}});
     return out;
   };

@@ -88,6 +88,7 @@ TimedSteps time_steps(World& w, NdemStepper& ndem, int steps) {
     t.level_free_only += rs.level_free_only;
     t.level_dof += rs.level_dof;
     t.aggregates += double(rs.aggregates);
+    t.reduction_stats_s += rs.seconds_merge + rs.seconds_split + rs.seconds_trial;
   }
   const StageTimers& a = w.timers;
   t.stages = {a.collision - before.collision, a.forces - before.forces, a.solve - before.solve,

@@ -4,7 +4,7 @@
 // on a frictional ground plane, with the Paper V model and solver settings (ledger ../shared/claims/paper5.md,
 // common settings: d = 13 mm, rho = 3700 kg/m^3, linear k_n = 3 kN/m (e_H = 1), e = 0.18, mu = 0.91,
 // mu_r = 0.32, Dt = 5 ms, N_it = 150, gamma_t = gamma_r = 1e-6, n_s = 2, g = 9.81, v_imp = eps d/Dt with
-// eps = 0.01, no warm start). A pyramid of n layers holds n(n+1)(2n+1)/6 spheres (n = 31: 10416; 67: 101270)
+// eps = 0.01, no warm start). A pyramid of n layers holds n(n+1)(2n+1)/6 spheres (n = 31: 10416; 67: 102510)
 // and is built already at rest, so that a paper-size pile costs no emission phase; it settles by its static
 // overlaps (~0.1 % d per weight) in a few steps.
 // Also the timed stepping used by the measured speed-up experiment and bench/reduction_bench.cpp: per-step
@@ -44,6 +44,10 @@ struct TimedSteps {
   double solver_contacts = 0;       ///< mean contacts left in the solver (reduction on; else = contacts)
   double level = 0, level_free_only = 0, level_dof = 0;  ///< mean reduction levels (0 without reduction)
   double aggregates = 0;            ///< mean aggregate count
+  double reduction_stats_s = 0;     ///< sum of ReductionStats::seconds_merge + seconds_split + seconds_trial, s
+  /// Wall seconds of the reduction stage: the stage timer, or the reducer's own timers where the stepper does
+  /// not book them into StageTimers::reduction.
+  double reduction_s() const { return stages.reduction > 0 ? stages.reduction : reduction_stats_s; }
   /// CPU seconds of a stage: cpu_s split by the stage timers' shares (a preemption outside the timers would
   /// otherwise count against every stage).
   double stage_cpu_s(double stage_seconds) const { return stages.total() > 0 ? cpu_s * stage_seconds / stages.total() : 0.0; }
