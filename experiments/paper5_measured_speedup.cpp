@@ -13,13 +13,21 @@
 //      reduction stage per step over the unreduced solve per step); speedup_eq39 = Eq. 39 at that h and delta.
 // `free_top_layers` > 0 with reduction = cs puts a sensor over the top layers of the pyramid, so that they
 // stay resolved and h can be set below 1 (the sensor split of 000 l.2050).
+// `frozen_fraction` f > 0 (with reduction = none) is an oracle reduction: after the reference timing the
+// lowest round(f N_p) spheres are made one rigid aggregate (core/bodies.hpp form_body; their mutual contacts
+// leave the solver, mask_self_contacts) and the step is timed the same way. It measures what the reduced
+// model itself costs at h = 1 - (N_p - n_f + 1)/N_p, without any merge or split test (delta = 0): the ceiling
+// of the speed-up any merge/split implementation can reach on this pile, and Eq. 38's solve-time law.
 // Timing is CPU time in a one-thread TBB arena (single-core cost, as the model's K, and unaffected by other
 // programs on the machine); timings are reported as time_* metrics (provenance), the ratios as metrics.
 // Reads its parameters; writes nothing; one thread.
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include <tbb/task_arena.h>
 
+#include "core/bodies.hpp"
 #include "core/error.hpp"
 #include "core/stability_guard.hpp"
 #include "experiments/experiment.hpp"
@@ -47,6 +55,10 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
   if (free_top > 0 && !reduction_uses_sensors(p))
     throw InputError("free_top_layers: needs reduction = \"cs\" (the top layers are kept resolved by a sensor)");
   if (free_top >= pile.layers) throw InputError("free_top_layers: must be less than layers");
+  const double frozen = p.real("frozen_fraction");
+  if (frozen > 0 && reduction.enabled)
+    throw InputError("frozen_fraction: the oracle aggregate needs reduction = \"none\" (it replaces the merge)");
+  const bool second_phase = reduction.enabled || frozen > 0;
 
   auto body = [&] {
     World w;
@@ -54,7 +66,7 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
     const StabilityGuard guard(w, {.max_energy_gain = 2.0, .max_overlap_ratio = s.max_overlap_ratio},
                                "paper5_measured_speedup");
     NdemStepper ref(s);
-    const int total = settle + measure + (reduction.enabled ? merge + measure : 0);
+    const int total = settle + measure + (second_phase ? merge + measure : 0);
     int done = 0;
     auto progress = [&](int k) {
       done += k;
@@ -79,7 +91,7 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
                    {"time_ref_step", ref_step},
                    {"time_ref_solve", ref_solve},
                    {"max_speed_ref", paper5::max_sphere_speed(w)}};
-    if (!reduction.enabled) return out;
+    if (!second_phase) return out;
 
     if (free_top > 0) {  // a sensor box over the top free_top layers (z above the centre of layer n - free_top)
       const double a = pile.diameter, z_cut = 0.5 * a + (pile.layers - free_top - 0.5) * a / std::sqrt(2.0);
@@ -92,6 +104,22 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
     NdemSettings sr = s;
     sr.reduction = reduction;
     sr.reduction.start_time = 0.0;  // the pile is at rest: merging may start at once
+    std::size_t frozen_count = 0;
+    if (frozen > 0) {  // oracle: the lowest spheres (by height, then index) become one aggregate
+      std::vector<std::size_t> order(w.particles.size());
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return w.particles.position[a].z() < w.particles.position[b].z();
+      });
+      frozen_count = std::min(order.size(), std::size_t(std::llround(frozen * double(order.size()))));
+      if (frozen_count >= 2) {
+        order.resize(frozen_count);
+        std::sort(order.begin(), order.end());
+        form_body(w, order);
+      } else {
+        frozen_count = 0;
+      }
+    }
     NdemStepper reduced(sr);
     for (int k = 0; k < merge; ++k) {
       reduced.step(w);
@@ -105,14 +133,16 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
                  red_mod = M.stage_cpu_s(M.reduction_s()) / measure;
     const double gamma = p.real("gamma");
     const double delta = paper5::measured_overhead(red_mod, ref_solve);
-    const double h = std::clamp(M.level, 0.0, 1.0);
+    const double n_p = double(w.particles.size());
+    const double level = frozen_count > 0 ? 1.0 - (n_p - double(frozen_count) + 1.0) / n_p : M.level;
+    const double h = std::clamp(level, 0.0, 1.0);
     const double model = paper5::model_speedup(h, delta, gamma);
-    out.metrics.insert({{"level", M.level},
-                        {"level_free_only", M.level_free_only},
-                        {"level_dof", M.level_dof},
-                        {"aggregates", M.aggregates},
+    out.metrics.insert({{"level", level},
+                        {"level_free_only", frozen_count > 0 ? double(frozen_count) / n_p : M.level_free_only},
+                        {"level_dof", frozen_count > 0 ? level : M.level_dof},  // one 6-DOF body per sphere or aggregate
+                        {"aggregates", frozen_count > 0 ? 1.0 : M.aggregates},
                         {"solver_contacts", M.solver_contacts},
-                        {"solver_contact_fraction", M.contacts > 0 ? M.solver_contacts / M.contacts : 0.0},
+                        {"solver_contact_fraction", R.contacts > 0 ? M.solver_contacts / R.contacts : 0.0},
                         {"time_red_step", red_step},
                         {"time_red_solve", red_solve},
                         {"time_red_reduction", red_mod},
@@ -146,6 +176,7 @@ std::vector<ParameterSpec> measured_speedup_parameters() {
       {"settle_steps", ParamType::integer, "-", std::int64_t{20}, 0.0, 1e6, "unreduced steps before timing (untimed)"},
       {"merge_steps", ParamType::integer, "-", std::int64_t{5}, 0.0, 1e6, "reduced steps before timing (untimed): aggregates form"},
       {"measure_steps", ParamType::integer, "-", std::int64_t{5}, 1.0, 1e6, "timed steps of each run"},
+      {"frozen_fraction", ParamType::real, "-", 0.0, 0.0, 1.0, "reduction = none: the lowest fraction of the spheres made one rigid aggregate (oracle reduction, no merge/split cost)"},
       {"free_top_layers", ParamType::integer, "-", std::int64_t{0}, 0.0, 200.0, "reduction = cs: top layers kept resolved by a sensor (sets h < 1)"},
       {"gamma", ParamType::real, "-", 1.0 / 3.0, 0.0, 10.0, "exponent of Eq. 39 for speedup_eq39 (1/3: 3D)"},
   };
