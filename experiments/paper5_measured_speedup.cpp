@@ -23,11 +23,9 @@
 // Reads its parameters; writes nothing; one thread.
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include <tbb/task_arena.h>
 
-#include "core/bodies.hpp"
 #include "core/error.hpp"
 #include "core/stability_guard.hpp"
 #include "experiments/experiment.hpp"
@@ -104,22 +102,7 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
     NdemSettings sr = s;
     sr.reduction = reduction;
     sr.reduction.start_time = 0.0;  // the pile is at rest: merging may start at once
-    std::size_t frozen_count = 0;
-    if (frozen > 0) {  // oracle: the lowest spheres (by height, then index) become one aggregate
-      std::vector<std::size_t> order(w.particles.size());
-      std::iota(order.begin(), order.end(), std::size_t{0});
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return w.particles.position[a].z() < w.particles.position[b].z();
-      });
-      frozen_count = std::min(order.size(), std::size_t(std::llround(frozen * double(order.size()))));
-      if (frozen_count >= 2) {
-        order.resize(frozen_count);
-        std::sort(order.begin(), order.end());
-        form_body(w, order);
-      } else {
-        frozen_count = 0;
-      }
-    }
+    const std::size_t frozen_count = frozen > 0 ? paper5::freeze_lowest(w, frozen) : 0;
     NdemStepper reduced(sr);
     for (int k = 0; k < merge; ++k) {
       reduced.step(w);

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <numeric>
 
 #include <fmt/format.h>
 
+#include "core/bodies.hpp"
 #include "core/error.hpp"
 
 namespace grainlab::paper5 {
@@ -96,6 +98,21 @@ TimedSteps time_steps(World& w, NdemStepper& ndem, int steps) {
   if (steps > 0)
     for (double* x : {&t.contacts, &t.solver_contacts, &t.level, &t.level_free_only, &t.level_dof, &t.aggregates}) *x /= steps;
   return t;
+}
+
+std::size_t freeze_lowest(World& w, double fraction) {
+  if (!(fraction >= 0 && fraction <= 1)) throw InputError(fmt::format("frozen_fraction = {} must lie in [0, 1]", fraction));
+  std::vector<std::size_t> order(w.particles.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return w.particles.position[a].z() < w.particles.position[b].z();
+  });
+  const auto count = std::min(order.size(), std::size_t(std::llround(fraction * double(order.size()))));
+  if (count < 2) return 0;
+  order.resize(count);
+  std::sort(order.begin(), order.end());
+  form_body(w, order);
+  return count;
 }
 
 double max_sphere_speed(const World& w) {

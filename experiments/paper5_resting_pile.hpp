@@ -57,6 +57,10 @@ struct TimedSteps {
 /// run it inside a one-thread tbb::task_arena for single-core cost).
 TimedSteps time_steps(World& world, NdemStepper& ndem, int steps);
 
+/// Oracle reduction: the lowest round(fraction N_p) spheres (by height, then index) become one rigid aggregate
+/// (form_body; their mutual contacts leave the solver). Returns the number frozen (0 when fewer than 2).
+std::size_t freeze_lowest(World& world, double fraction);
+
 /// Largest sphere speed, m/s.
 double max_sphere_speed(const World& world);
 
