@@ -50,7 +50,9 @@ struct TimedSteps {
   double reduction_s() const { return stages.reduction > 0 ? stages.reduction : reduction_stats_s; }
   /// CPU seconds of a stage: cpu_s split by the stage timers' shares (a preemption outside the timers would
   /// otherwise count against every stage).
-  double stage_cpu_s(double stage_seconds) const { return stages.total() > 0 ? cpu_s * stage_seconds / stages.total() : 0.0; }
+  double stage_cpu_s(double stage_seconds) const { return timed_total() > 0 ? cpu_s * stage_seconds / timed_total() : 0.0; }
+  /// Wall seconds of all timed stages, the reducer's included.
+  double timed_total() const { return stages.total() + (stages.reduction > 0 ? 0.0 : reduction_stats_s); }
 };
 
 /// Steps `ndem` `steps` times on this thread and times each step() call (the caller picks the thread:
