@@ -9,8 +9,8 @@
 //   3. with `reduction` other than none, switches the reduced stepper on for `merge_steps` (untimed: the
 //      aggregates form), then times `measure_steps` reduced steps at the same N_it:
 //      speedup = t_step(ref) / t_step(reduced), at the mean reduction level h over the timed steps;
-//      delta = t_mod / t_solve(ref) (the overhead of Eq. 39 as a measurement gives it: seconds of the
-//      reduction stage per step over the unreduced solve per step); speedup_eq39 = Eq. 39 at that h and delta.
+//      delta = t_mod / t_solve(ref) (the overhead of Eq. 39 as a measurement gives it: median wall seconds of
+//      the reduction stage per step over the median unreduced solve per step); speedup_eq39 = Eq. 39 at that h and delta.
 // `free_top_layers` > 0 with reduction = cs puts a sensor over the top layers of the pyramid, so that they
 // stay resolved and h can be set below 1 (the sensor split of 000 l.2050).
 // `frozen_fraction` f > 0 (with reduction = none) is an oracle reduction: after the reference timing the
@@ -115,7 +115,9 @@ RunResult measured_speedup(const Parameters& p, RunContext& ctx) {
     const double red_step = M.cpu_s / measure, red_solve = M.stage_cpu_s(M.stages.solve) / measure,
                  red_mod = M.stage_cpu_s(M.reduction_s()) / measure;
     const double gamma = p.real("gamma");
-    const double delta = paper5::measured_overhead(red_mod, ref_solve);
+    // delta from per-step medians of the wall-clock stage seconds: the reduction takes ~10-30 us per step, so
+    // one preempted step on a busy machine would otherwise decide the mean.
+    const double delta = paper5::measured_overhead(paper5::median(M.reduction_per_step), paper5::median(R.solve_per_step));
     const double n_p = double(w.particles.size());
     const double level = frozen_count > 0 ? 1.0 - (n_p - double(frozen_count) + 1.0) / n_p : M.level;
     const double h = std::clamp(level, 0.0, 1.0);

@@ -79,11 +79,16 @@ TimedSteps time_steps(World& w, NdemStepper& ndem, int steps) {
   t.steps = steps;
   const StageTimers before = w.timers;
   for (int k = 0; k < steps; ++k) {
+    const double solve0 = w.timers.solve, reduction0 = w.timers.reduction;
     const double c0 = thread_cpu_seconds();
     ndem.step(w);
     t.cpu_s += thread_cpu_seconds() - c0;
     const NdemStepStats& st = ndem.stats();
     const ReductionStats& rs = st.reduction;
+    const double reduction_step = w.timers.reduction - reduction0;
+    t.solve_per_step.push_back(w.timers.solve - solve0);
+    t.reduction_per_step.push_back(reduction_step > 0 ? reduction_step
+                                                      : rs.seconds_merge + rs.seconds_split + rs.seconds_trial);
     t.contacts += double(st.contacts);
     t.solver_contacts += ndem.settings().reduction.enabled ? double(rs.solver_contacts) : double(st.contacts);
     t.level += rs.level;
@@ -113,6 +118,14 @@ std::size_t freeze_lowest(World& w, double fraction) {
   std::sort(order.begin(), order.end());
   form_body(w, order);
   return count;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  if (v.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
 }
 
 double max_sphere_speed(const World& w) {

@@ -10,6 +10,7 @@
 // Also the timed stepping used by the measured speed-up experiment and bench/reduction_bench.cpp: per-step
 // CPU time of the calling thread (robust to other programs on the machine) and the engine's stage timers.
 #include <cstdint>
+#include <vector>
 
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/world.hpp"
@@ -45,6 +46,9 @@ struct TimedSteps {
   double level = 0, level_free_only = 0, level_dof = 0;  ///< mean reduction levels (0 without reduction)
   double aggregates = 0;            ///< mean aggregate count
   double reduction_stats_s = 0;     ///< sum of ReductionStats::seconds_merge + seconds_split + seconds_trial, s
+  /// Per step: wall seconds of the solve stage and of the reduction (reducer's timers), for medians that a
+  /// preemption of one step on a busy machine does not move (the reduction takes ~10-30 us per step).
+  std::vector<double> solve_per_step, reduction_per_step;
   /// Wall seconds of the reduction stage: the stage timer, or the reducer's own timers where the stepper does
   /// not book them into StageTimers::reduction.
   double reduction_s() const { return stages.reduction > 0 ? stages.reduction : reduction_stats_s; }
@@ -54,6 +58,9 @@ struct TimedSteps {
   /// Wall seconds of all timed stages, the reducer's included.
   double timed_total() const { return stages.total() + (stages.reduction > 0 ? 0.0 : reduction_stats_s); }
 };
+
+/// Median of the values (0 for none).
+double median(std::vector<double> values);
 
 /// Steps `ndem` `steps` times on this thread and times each step() call (the caller picks the thread:
 /// run it inside a one-thread tbb::task_arena for single-core cost).
