@@ -17,6 +17,7 @@
 
 #include "core/error.hpp"
 #include "core/ndem/ndem_stepper.hpp"
+#include "core/stability_guard.hpp"
 #include "core/sources/fill.hpp"
 #include "experiments/collapse_measures.hpp"
 #include "experiments/experiment.hpp"
@@ -145,13 +146,17 @@ RunResult run_collapse(const Parameters& p, RunContext& ctx) {
   const double premerge = p.real("premerge_time"), collapse_time = p.real("collapse_time");
   const double total = settle_max + premerge + collapse_time;
 
+  // The shared guard, energy part included: the system is passive (static floor; the raised wall is
+  // frictionless and moves along its own plane, so it does no work), so the mechanical energy only falls.
+  const StabilityGuard guard(w, StabilityLimits{2.0, s.max_overlap_ratio}, "ndem_granular_collapse");
+
   // 1. Settle (no reduction; every run starts from the same packing whatever its N_it).
   NdemStepper settle(settle_settings);
   double settle_time = 0;
   bool at_rest = false;
   while (w.time < settle_max - 0.5 * dt) {
     settle.step(w);
-    w.check_stability(s.max_overlap_ratio);
+    guard.check(w);
     if (w.time >= settle_min - 0.5 * dt && max_speed(w) < p.real("rest_speed")) {
       at_rest = true;
       break;
@@ -167,7 +172,7 @@ RunResult run_collapse(const Parameters& p, RunContext& ctx) {
   const auto steps_of = [dt](double t) { return int(std::lround(t / dt)); };
   for (int k = 0; k < steps_of(premerge); ++k) {
     ndem.step(w);
-    w.check_stability(s.max_overlap_ratio);
+    guard.check(w);
   }
 
   const auto& P = w.particles;
@@ -191,7 +196,7 @@ RunResult run_collapse(const Parameters& p, RunContext& ctx) {
     v_prev = P.velocity;
     w_prev = P.angular_velocity;
     ndem.step(w);
-    w.check_stability(s.max_overlap_ratio);
+    guard.check(w);
     if (k % sample_every != 0 && k != collapse_steps) continue;
     network = main_contact_network(P.size(), w.contacts(), gap);
     FrameState frame{P.position, P.velocity, P.angular_velocity, v_prev, w_prev, P.mass, w.contacts(), w.gravity.g, dt};
