@@ -222,9 +222,9 @@ RunResult run_collapse(const Parameters& p, RunContext& ctx) {
   };
   const std::size_t T = col("time"), A = col("angle_deg"), H = col("h"), HT = col("h_theory"), VX = col("max_speed"),
                     VM = col("mean_speed");
-  double angle_max = -1, time_of_max = kNaN;
+  double angle_max = -1, angle_max_time = kNaN;
   for (const auto& r : series.rows)
-    if (std::isfinite(r[A]) && r[A] > angle_max) angle_max = r[A], time_of_max = r[T];
+    if (std::isfinite(r[A]) && r[A] > angle_max) angle_max = r[A], angle_max_time = r[T];
   // Collapse duration (P5-C30; ledger: "until max particle speed < 1 % of the peak"). The largest speed is
   // set by single rattlers that flare up long after the bulk has stopped (0.27 m/s at t = 0.8 s while the
   // mean is 1.6 mm/s in the quick ref-150 run), so the time it last exceeds 1 % of its peak measures the
@@ -271,7 +271,7 @@ RunResult run_collapse(const Parameters& p, RunContext& ctx) {
   out.metrics["angle_final_points"] = double(final_slope.points);
   out.metrics["angle_tracked_final"] = final_tracked.angle_deg;
   out.metrics["angle_max"] = angle_max;
-  out.metrics["time_of_max"] = time_of_max;
+  out.metrics["angle_max_time"] = angle_max_time;
   out.metrics["angle_drop_after_max"] = angle_max - final_tracked.angle_deg;
   out.metrics["angle_early"] = angle_early;
   out.metrics["collapse_duration"] = first_below_after_peak(VM, peak_mean_speed);
