@@ -186,6 +186,7 @@ Prepared prepare(const Parameters& p, RunContext& ctx) {
     if (k >= settle && (k - settle) % every == 0) out.series.rows.push_back({w.time, window_angle_deg(p, probe, w)});
     if (ctx.progress && k % 50 == 0) ctx.progress(0.4 * k / std::max(1, settle + spin));
   }
+  set_drum_rotation(w, p.real("omega"));  // the branches turn even without a spin-up (spinup_time = 0)
   return out;
 }
 
