@@ -5,7 +5,7 @@
 //  - belt: a finite plate z = 0, x in [0, L] (L = belt_length d), |y| <= belt_width / 2, whose surface moves
 //    at belt_speed along +x (the AgX conveyor idiom: a surface velocity on a static body, ledger default);
 //    particles leave it over the edge x = L (discharge) and, where they roll back, over x = 0;
-//  - source: feed_rate particles/s at rest, centres at source_height above the belt at random points of a
+//  - source: feed_rate particles/s at rest (or at source_speed downwards), centres at source_height above the belt at random points of a
 //    source_length x source_width rectangle (along x, across y) whose upstream edge is source_offset from
 //    x = 0 (ledger defaults: 15 d x 4 d, 5 d); an emission overlapping a particle is retried, then dropped;
 //  - discharge: centres passing the plane z = -discharge_drop d (15 d, 000 l.2158) downstream of the belt's
@@ -13,8 +13,9 @@
 //    (ledger default 20 d; this is why the count stays near 5-7e3, not "90e3", ledger P6);
 //  - measurements over the last `window` seconds (6 s, 000 l.2158), sampled every sample_interval: the
 //    ridge angle theta_conv from the two flanks of the cross-section profile averaged over the 2.5 d slices
-//    of the measured stretch [measure_from, measure_to] x L (mid 50 %, ledger default; the flank fit between
-//    0.2 and 0.8 of the crest height leaves out the bottom layer on the belt; experiments/ridge_profile.hpp),
+//    of the measured stretch [measure_from, measure_to] x L (mid 50 %, ledger default), particles centred less
+//    than d above the belt left out (the layer resting on it), flanks fitted between 0.2 and 0.8 of the crest
+//    height (experiments/ridge_profile.hpp),
 //    its time mean and sd (the paper's +-); the crest height; h(t) (ReductionStats: three variants, P4);
 //    the fraction of particles at least rest_age old and on the belt short of the discharge edge whose
 //    speed relative to the belt is below rest_speed (C23); the discharge centre and spread.
@@ -129,6 +130,7 @@ RunResult run_conveyor_pile(const Parameters& p, RunContext& ctx) {
   es.region.lo = Vec3(src_lo, -src_half_width, height - slab);
   es.region.hi = Vec3(src_hi, src_half_width, height + slab);
   es.rate = p.real("feed_rate");
+  es.velocity = Vec3(0, 0, -p.real("source_speed"));
   es.radii = sources::RadiusDistribution::mono(r);
   es.seed = std::uint64_t(p.integer("seed"));
   sources::ParticleEmitter emitter(es);
@@ -145,6 +147,7 @@ RunResult run_conveyor_pile(const Parameters& p, RunContext& ctx) {
   rs.surface_speed = p.real("surface_speed");
   rs.ground_velocity = belt_velocity;
   rs.max_height = height - d;
+  rs.min_height = d;  // the bottom layer (centres at d/2) is not surface (000 l.2095; ledger: centre < d)
   rs.x_lo = measure_from * g.L;
   rs.segments = std::max(1, int(std::floor((measure_to - measure_from) * g.L / rs.segment_length + 1e-9)));
 
@@ -254,6 +257,7 @@ RunResult run_conveyor_pile(const Parameters& p, RunContext& ctx) {
   out.metrics["discharge_outside"] = dd.outside;
   out.metrics["emitted"] = double(emitter.inserted());
   out.metrics["emission_failed"] = double(emitter.failed());
+  out.metrics["emission_rate"] = double(emitter.inserted()) / run_time;  // the feed rate actually delivered
   out.metrics["removed"] = double(removed);
   out.metrics["removal_waiting_aggregated"] = double(removed_aggregated);
   out.metrics["spilled_upstream"] = double(spilled_upstream);
@@ -303,6 +307,8 @@ std::vector<ParameterSpec> conveyor_parameters() {
       {"source_width", ParamType::real, "d", 4.0, 1.0, 1e5, "source extent across the belt (000 l.2095)"},
       {"source_offset", ParamType::real, "d", 5.0, 0.0, 1e5, "upstream edge of the source from the belt's start (ledger default)"},
       {"source_height", ParamType::real, "m", 0.1, 1e-4, 100.0, "height of the emitted centres above the belt (000 l.2095)"},
+      {"source_speed", ParamType::real, "m/s", 0.0, 0.0, 100.0,
+       "downward speed of emitted particles (ledger: 0; at 0 a 15 d x 4 d source rejects ~40 % of 1000 /s as overlaps)"},
       {"run_time", ParamType::real, "s", 20.0, 0.0, 1e5, "simulated time"},
       {"window", ParamType::real, "s", 6.0, 0.0, 1e5, "measurement window at the end of the run (000 l.2158: 6 s)"},
       {"sample_interval", ParamType::real, "s", 0.1, 1e-6, 1e4, "interval of the samples (10 Hz, ledger default)"},
