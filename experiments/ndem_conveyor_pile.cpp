@@ -17,8 +17,9 @@
 //    than d above the belt left out (the layer resting on it), flanks fitted between 0.2 and 0.8 of the crest
 //    height (experiments/ridge_profile.hpp),
 //    its time mean and sd (the paper's +-); the crest height; h(t) (ReductionStats: three variants, P4);
-//    the fraction of particles at least rest_age old and on the belt short of the discharge edge whose
-//    speed relative to the belt is below rest_speed (C23); the discharge centre and spread.
+//    the fraction of particles at least rest_age old, on the belt between the source's downstream edge (the
+//    pile carried away, no longer under the falling stream) and rest_edge_margin before the discharge edge,
+//    whose speed relative to the belt is below rest_speed (C23); the discharge centre and spread.
 // Choices the paper leaves open: docs/paper5_conveyor.md.
 #include <algorithm>
 #include <cmath>
@@ -219,7 +220,7 @@ RunResult run_conveyor_pile(const Parameters& p, RunContext& ctx) {
         std::size_t old = 0, resting = 0;
         for (std::size_t i = 0; i < w.particles.size(); ++i) {
           const Vec3& x = w.particles.position[i];
-          if (w.time - birth[w.particles.id[i]] < rest_age || x.z() < 0 || x.x() < 0 || x.x() > rest_x_hi) continue;
+          if (w.time - birth[w.particles.id[i]] < rest_age || x.z() < 0 || x.x() < src_hi || x.x() > rest_x_hi) continue;
           ++old;
           if ((w.particles.velocity[i] - belt_velocity).norm() < rest_speed) ++resting;
         }
@@ -323,7 +324,7 @@ std::vector<ParameterSpec> conveyor_parameters() {
       {"discharge_cell", ParamType::real, "d", 1.0, 0.01, 1e5, "cell of the discharge histogram"},
       {"rest_speed", ParamType::real, "m/s", 0.001, 0.0, 1e3, "at rest relative to the belt below this (C23: 1 mm/s)"},
       {"rest_age", ParamType::real, "s", 1.3, 0.0, 1e5, "rest counted for particles at least this old (0.14 s fall + ~1 s)"},
-      {"rest_edge_margin", ParamType::real, "d", 5.0, 0.0, 1e5, "rest counted only this far short of the discharge edge"},
+      {"rest_edge_margin", ParamType::real, "d", 5.0, 0.0, 1e5, "rest counted downstream of the source and this far short of the discharge edge"},
       {"sensor_length", ParamType::real, "d", 5.0, 0.0, 1e5, "cs: the sensor starts this far before the discharge edge"},
       {"seed", ParamType::integer, "-", std::int64_t(1), 0.0, 9e15, "seed of the source positions"},
       {"max_overlap_ratio", ParamType::real, "-", 2.0, 0.1, 100.0, "stop as unstable beyond this overlap / radius"},
