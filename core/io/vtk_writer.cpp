@@ -115,6 +115,9 @@ std::string vtp_document(const World& world, const VtkOptions& options) {
   data_array(out, "angular_velocity", 3, flatten(p.angular_velocity), enc);
   data_array(out, "id", 1, p.id, enc);
   data_array(out, "material", 1, p.material, enc);
+  // Rigid bodies present (model-reduction aggregates, clumps): the body index per particle, -1 when free,
+  // so ParaView can colour the aggregates. Worlds without bodies write exactly what they wrote before.
+  if (!world.bodies.empty()) data_array(out, "body", 1, p.body, enc);
   if (options.contact_data) {
     std::vector<std::int32_t> count(n, 0);
     std::vector<double> force(n, 0.0);

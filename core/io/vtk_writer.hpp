@@ -5,7 +5,9 @@
 // A .vtp holds one point per particle (position) with one vertex cell each (so every ParaView
 // representation shows them; use the "Point Gaussian" representation with `radius` as scale array to
 // draw spheres), and point data: radius (m), velocity (m/s, 3 components), angular_velocity (rad/s,
-// 3 components), id (UInt32, stable particle id), material (UInt16, material index) and, when
+// 3 components), id (UInt32, stable particle id), material (UInt16, material index), body (Int32,
+// only when the world has rigid bodies: the body index, -1 for a free sphere; model-reduction aggregates
+// are bodies, core/ndem/aggregates.hpp) and, when
 // `contact_data` is on, contact_count (Int32, touching contacts with overlap > 0, wall contacts
 // included) and contact_force (Float64, sum of |Contact::force| over those contacts, N).
 // Encodings: `ascii` (values printed with 17 significant digits, round-trip exact) or `base64`

@@ -60,6 +60,9 @@ class NdemBodyRows final : public PgsExtraRows {
   PgsSweepSums sweep(PgsVelocities& particles, bool impact, double omega, bool cone) override;
 
   std::size_t contact_rows() const { return rows_.size(); }
+  /// Body velocities as the solve left them (index = world.bodies index; model reduction reads v_{i+1}).
+  const std::vector<Vec3>& body_velocities() const { return body_v_; }
+  const std::vector<Vec3>& body_angular_velocities() const { return body_w_; }
 
  private:
   enum Kind : std::uint8_t { kinematic = 0, particle = 1, body = 2 };

@@ -8,7 +8,9 @@
 
 #include "core/error.hpp"
 #include "core/hertz.hpp"
+#include "core/ndem/aggregates.hpp"
 #include "core/ndem/row_residuals.hpp"
+#include "core/bodies.hpp"
 
 namespace grainlab {
 
@@ -68,9 +70,29 @@ NdemContactOrder parse_contact_order(const std::string& name) {
   throw InputError(fmt::format("ndem: contact_order = '{}' is invalid (sequential, random)", name));
 }
 
+NdemTrialStepper::NdemTrialStepper(const NdemTrialStepper& other)
+    : stepper(other.stepper ? std::make_unique<NdemStepper>(*other.stepper) : nullptr) {}
+NdemTrialStepper& NdemTrialStepper::operator=(const NdemTrialStepper& other) {
+  if (this != &other) stepper = other.stepper ? std::make_unique<NdemStepper>(*other.stepper) : nullptr;
+  return *this;
+}
+NdemTrialStepper::~NdemTrialStepper() = default;
+
 NdemStepper::NdemStepper(NdemSettings settings)
-    : settings_(std::move(settings)), order_rng_(settings_.contact_order_seed) {
+    : settings_(std::move(settings)),
+      order_rng_(settings_.contact_order_seed),
+      reducer_(settings_.reduction, settings_.time_step) {
   settings_.validate();
+  if (settings_.reduction.enabled && settings_.reduction.trial_split) {
+    NdemSettings trial = settings_;
+    trial.reduction = ReductionSettings{};  // the trial solves the full system, it does not reduce
+    trial.iterations = settings_.reduction.trial_iterations;
+    trial.impact_iterations = settings_.impact_iterations > 0 ? std::min(settings_.impact_iterations, trial.iterations)
+                                                              : trial.iterations;
+    trial.record_residuals = trial.record_row_residuals = trial.record_contact_statistics = false;
+    trial.reference_iterations = 0;
+    trial_.stepper = std::make_unique<NdemStepper>(trial);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -400,12 +422,39 @@ void NdemStepper::step(World& world) {
   settings_.validate();
   const double dt = settings_.time_step;
   world.detect_contacts();
+  const bool reduce = settings_.reduction.enabled;
+  if (reduce) {
+    reducer_.begin_step();
+    if (settings_.reduction.split_placement == SplitPlacement::before_impact) reduction_split(world);
+  }
+  solve(world);
+
+  auto t0 = Clock::now();
+  if (reduce)
+    reducer_.capture(world, bodies_, body_rows_.body_velocities(), body_rows_.body_angular_velocities(), external_force);
+  integrate(world);
+  world.advance_walls(dt);
+  world.time += dt;
+  ++world.step;
+  world.timers.integrate += seconds_since(t0);
+  if (reduce) {
+    if (settings_.reduction.merge_placement == MergePlacement::after_position_update) world.detect_contacts();
+    reducer_.merge(world);
+    stats_.reduction = reducer_.finish_step(world, rows_.size() + body_rows_.contact_rows());
+  }
+  world.check_stability(settings_.max_overlap_ratio);
+}
+
+void NdemStepper::solve(World& world) {
+  const double dt = settings_.time_step;
   auto t0 = Clock::now();
   setup(world);
   world.timers.forces += seconds_since(t0);
 
   t0 = Clock::now();
   impact(world);
+  if (settings_.reduction.enabled && settings_.reduction.split_placement == SplitPlacement::after_impact)
+    reduction_split_after_impact(world);
   // q_n = (4/Dt) Upsilon delta^{e_H} + Upsilon s G_n v_i^+  (000 l.1499 with our sign convention)
   {
     const double eH = settings_.hertz_exponent();
@@ -484,14 +533,93 @@ void NdemStepper::step(World& world) {
     stats_.row_residual_rolling = std::move(rr.rolling);
     world.timers.observers += seconds_since(t0);
   }
+}
 
-  t0 = Clock::now();
-  integrate(world);
-  world.advance_walls(dt);
-  world.time += dt;
-  ++world.step;
-  world.timers.integrate += seconds_since(t0);
-  world.check_stability(settings_.max_overlap_ratio);
+// ---------------------------------------------------------------------------------------------------
+// Model reduction stages (core/ndem/reduction.hpp). Split: contact, separation and sensor split on v_i,
+// then the trial split. All relabel only; World::detect_contacts has masked the contacts inside aggregates.
+void NdemStepper::reduction_split(World& world) {
+  reducer_.split(world);
+  if (settings_.reduction.trial_split) reduction_trial_split(world);
+}
+
+// Trial solve (000 l.2052): the unreduced system, members as free spheres with their rigid-motion velocity
+// v_i (Eq. 11-13), internal contacts back in, N_it^tr iterations; the reducer then tests Eq. 32-36.
+std::size_t NdemStepper::reduction_trial_split(World& world) {
+  ParticleStore& P = world.particles;
+  bool any = false;
+  std::vector<char> agg(world.bodies.size(), 0);
+  for (std::size_t k = 0; k < agg.size(); ++k) {
+    agg[k] = is_aggregate(world, k) ? 1 : 0;
+    any = any || agg[k];
+  }
+  if (!any) return 0;
+  const auto t0 = Clock::now();
+  const std::vector<std::int32_t> labels = P.body;
+  std::vector<Contact>& contacts = world.contacts();
+  const std::size_t pairs = std::min(world.pair_contact_count(), contacts.size());
+  for (std::size_t k = 0; k < pairs; ++k) {  // internal contacts: geometry back
+    Contact& c = contacts[k];
+    if (c.is_wall()) continue;
+    const std::int32_t b = P.body[std::size_t(c.a)];
+    if (b >= 0 && b == P.body[std::size_t(c.b)] && agg[std::size_t(b)]) sphere_sphere(P, world.collision, c);
+  }
+  for (std::size_t i = 0; i < P.size(); ++i)
+    if (P.body[i] >= 0 && agg[std::size_t(P.body[i])]) P.body[i] = -1;
+  NdemStepper& trial = *trial_.stepper;
+  trial.external_force = external_force;
+  trial.external_torque = external_torque;
+  trial.solve(world);
+  P.body = labels;
+  reducer_.add_trial_seconds(seconds_since(t0));
+  const std::size_t freed = reducer_.trial_split(world, trial.bodies_, external_force);
+  mask_self_contacts(world);  // what is still inside an aggregate leaves the solver again
+  return freed;
+}
+
+// SplitPlacement::after_impact (ablation C55): the impact stage has run with the aggregates rigid; the split
+// tests read the post-impact velocities, and when they free anything the rows are set up again from the
+// post-impact state (the impact stage is not repeated; its impulses are then missing from the step's
+// reported contact forces).
+void NdemStepper::reduction_split_after_impact(World& world) {
+  ParticleStore& P = world.particles;
+  const std::vector<Vec3> v0 = P.velocity, w0 = P.angular_velocity;
+  std::vector<Vec3> body_v0, body_w0;
+  for (const RigidBody& B : world.bodies) {
+    body_v0.push_back(B.velocity);
+    body_w0.push_back(B.angular_velocity);
+  }
+  const std::vector<Vec3> bv = body_rows_.body_velocities(), bw = body_rows_.body_angular_velocities();
+  for (std::size_t k = 0; k < world.bodies.size(); ++k) {
+    world.bodies[k].velocity = bv[k];
+    world.bodies[k].angular_velocity = bw[k];
+  }
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    if (P.body[i] < 0) {
+      P.velocity[i] = bodies_.v[i];
+      P.angular_velocity[i] = bodies_.w[i];
+    } else {
+      const RigidBody& B = world.bodies[std::size_t(P.body[i])];
+      P.velocity[i] = B.velocity + B.angular_velocity.cross(P.position[i] - B.position);
+      P.angular_velocity[i] = B.angular_velocity;
+    }
+  }
+  std::size_t freed = reducer_.split(world);
+  if (settings_.reduction.trial_split) freed += reduction_trial_split(world);
+  if (freed) {  // the new bodies start from the post-impact state
+    const NdemStepStats keep = stats_;
+    setup(world);
+    stats_.impacting = keep.impacting;
+    stats_.impact_iterations_used = keep.impact_iterations_used;
+    had_impact_ = false;
+  } else {
+    for (std::size_t k = 0; k < world.bodies.size(); ++k) {
+      world.bodies[k].velocity = body_v0[k];
+      world.bodies[k].angular_velocity = body_w0[k];
+    }
+  }
+  P.velocity = v0;  // v_i again for the merge test's acceleration (the solve works on its own copies)
+  P.angular_velocity = w0;
 }
 
 }  // namespace grainlab

@@ -22,15 +22,34 @@
 // Threading: serial PGS in contact order (detection order, sorted by key; or, with contact_order = random,
 // a seeded permutation per sweep), or with settings.parallel a graph-coloured PGS with TBB per colour;
 // bitwise deterministic either way.
+// Model reduction (settings.reduction.enabled; core/ndem/reduction.hpp): split before the rows are set up
+// (or after the impact stage, SplitPlacement::after_impact), the trial solve of the unreduced system with
+// N_it^tr in a second stepper, capture of v_{i+1} before the position update, merge after it. Off: no
+// code path of the step changes.
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "core/ndem/body_rows.hpp"
 #include "core/ndem/ndem_settings.hpp"
 #include "core/ndem/pgs.hpp"
+#include "core/ndem/reduction.hpp"
 #include "core/world.hpp"
 
 namespace grainlab {
+
+class NdemStepper;
+/// The trial-split stepper of an NdemStepper: copied with it (deep copy; some experiments copy steppers).
+class NdemTrialStepper {
+ public:
+  NdemTrialStepper() = default;
+  NdemTrialStepper(const NdemTrialStepper& other);
+  NdemTrialStepper& operator=(const NdemTrialStepper& other);
+  NdemTrialStepper(NdemTrialStepper&&) noexcept = default;
+  NdemTrialStepper& operator=(NdemTrialStepper&&) noexcept = default;
+  ~NdemTrialStepper();
+  std::unique_ptr<NdemStepper> stepper;
+};
 
 class NdemStepper : public Stepper {
  public:
@@ -50,6 +69,13 @@ class NdemStepper : public Stepper {
   std::vector<Vec3> external_force, external_torque;
 
  private:
+  /// Rows, impact stage, pre-step, warm start and continuous solve: everything of a step but the position
+  /// update (the trial solve runs this on the unreduced system).
+  void solve(World& world);
+  /// Model reduction stages (settings.reduction.enabled only).
+  void reduction_split(World& world);
+  void reduction_split_after_impact(World& world);
+  std::size_t reduction_trial_split(World& world);  ///< returns the particles freed
   void setup(World& world);
   void impact(World& world);
   void warm_start(World& world);
@@ -64,6 +90,8 @@ class NdemStepper : public Stepper {
   bool had_impact_ = false;
   std::mt19937_64 order_rng_;  ///< sweep permutations of NdemContactOrder::random (seeded once, advances every sweep)
   NdemBodyRows body_rows_;  ///< contacts of rigid bodies and motor rows (core/ndem/body_rows.hpp)
+  NdemReducer reducer_;     ///< model reduction (used when settings_.reduction.enabled)
+  NdemTrialStepper trial_;  ///< trial solve of the unreduced system (reduction.trial_split)
 };
 
 }  // namespace grainlab

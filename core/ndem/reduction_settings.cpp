@@ -36,6 +36,9 @@ void ReductionSettings::validate() const {
   if (!(trial_force_balance > 0)) fail("trial_force_balance", trial_force_balance, "must be > 0; inf = off");
   if (!(trial_torque_balance > 0)) fail("trial_torque_balance", trial_torque_balance, "must be > 0; inf = off");
   if (!std::isfinite(start_time)) fail("start_time", start_time, "must be finite");
+  if (merge_with_walls)
+    throw InputError("reduction.merge_with_walls = true is not implemented (aggregates join particles and aggregates "
+                     "only; ledger P11 default)");
   for (std::size_t i = 0; i < sensors.size(); ++i) {
     const auto& s = sensors[i];
     if (!(s.half_extent.minCoeff() > 0) || !s.center.allFinite())
