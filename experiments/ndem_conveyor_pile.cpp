@@ -9,7 +9,8 @@
 //    source_length x source_width rectangle (along x, across y) whose upstream edge is source_offset from
 //    x = 0 (ledger defaults: 15 d x 4 d, 5 d); an emission overlapping a particle is retried, then dropped;
 //  - discharge: centres passing the plane z = -discharge_drop d (15 d, 000 l.2158) downstream of the belt's
-//    middle are recorded (experiments/discharge_plane.hpp); free particles below -removal_drop d are deleted
+//    middle are recorded (experiments/discharge_plane.hpp); particles below -removal_drop d are deleted (an
+//    aggregate member is freed first)
 //    (ledger default 20 d; this is why the count stays near 5-7e3, not "90e3", ledger P6);
 //  - measurements over the last `window` seconds (6 s, 000 l.2158), sampled every sample_interval: the
 //    ridge angle theta_conv from the two flanks of the cross-section profile averaged over the 2.5 d slices
@@ -32,6 +33,7 @@
 #include "core/bodies.hpp"
 #include "core/error.hpp"
 #include "core/ndem/ndem_stepper.hpp"
+#include "core/ndem/reduction.hpp"
 #include "core/sources/emitter.hpp"
 #include "experiments/discharge_plane.hpp"
 #include "experiments/experiment.hpp"
@@ -187,17 +189,23 @@ RunResult run_conveyor_pile(const Parameters& p, RunContext& ctx) {
       else
         ++spilled_upstream;  // rolled back over x = 0 (or off a side near the source): not discharge
     }
-    // Delete free particles below the removal plane (an aggregate member waits until it is freed).
-    bool any = false;
+    // Delete the particles below the removal plane; aggregate members are freed first (release_members
+    // relabels only), so an aggregate that falls off the edge in one piece is not left behind.
+    bool any = false, any_aggregated = false;
     keep.assign(w.particles.size(), 1);
     for (std::size_t i = 0; i < w.particles.size(); ++i) {
       if (!(w.particles.position[i].z() < removal_z)) continue;
-      if (w.particles.body[i] >= 0) { ++removed_aggregated; continue; }
+      if (w.particles.body[i] >= 0) { ++removed_aggregated; any_aggregated = true; }
       keep[i] = 0;
       any = true;
       ++removed;
     }
     if (any) {
+      if (any_aggregated) {
+        std::vector<char> release(keep.size());
+        for (std::size_t i = 0; i < keep.size(); ++i) release[i] = !keep[i];
+        release_members(w, release);
+      }
       w.particles.compact(keep);
       if (!w.bodies.empty()) resolve_members(w);
       w.detector.invalidate();
@@ -260,7 +268,7 @@ RunResult run_conveyor_pile(const Parameters& p, RunContext& ctx) {
   out.metrics["emission_failed"] = double(emitter.failed());
   out.metrics["emission_rate"] = double(emitter.inserted()) / run_time;  // the feed rate actually delivered
   out.metrics["removed"] = double(removed);
-  out.metrics["removal_waiting_aggregated"] = double(removed_aggregated);
+  out.metrics["removal_waiting_aggregated"] = double(removed_aggregated);  // removed while in an aggregate
   out.metrics["spilled_upstream"] = double(spilled_upstream);
   out.metrics["max_overlap_over_d"] = ndem.stats().max_overlap_over_d;
   out.metrics["time_solve"] = w.timers.solve;
