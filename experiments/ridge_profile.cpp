@@ -79,6 +79,7 @@ RidgeProfile measure_ridge(const ParticleStore& p, const RidgeProfileSettings& s
   std::vector<std::vector<double>> slices(std::size_t(s.segments), std::vector<double>(nb, 0.0));
   for (std::size_t i = 0; i < p.size(); ++i) {
     if (!((p.velocity[i] - s.ground_velocity).norm() < s.surface_speed) || !(p.position[i].z() <= s.max_height)) continue;
+    if (p.position[i].z() < s.min_height) continue;  // the bottom layer on the ground (Paper V E1 recipe)
     const double u = (p.position[i].x() - s.x_lo) / s.segment_length;
     if (!(u >= 0 && u < s.segments)) continue;
     const long k = std::lround(p.position[i].y() / s.bin_width) + m;

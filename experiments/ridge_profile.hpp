@@ -7,7 +7,8 @@
 //    empty. A surface particle moves slower than `surface_speed` relative to the ground's surface velocity
 //    `ground_velocity` (a belt): this keeps out the stream still falling from the source, not the rolling
 //    toe of a melting pile; particles centred above `max_height` (just released at the source, not yet
-//    fast) are not surface either;
+//    fast) are not surface either, nor those centred below `min_height` (Paper V E1: "neglecting particles
+//    resting directly on the conveyor surface", 000 l.2095; default: none left out);
 //  - the averaged profile is the mean of the slices' surfaces (ledger: "averaged over 20 segments");
 //  - each flank is fitted with a line over the bins on its side of the peak whose height lies in
 //    [flank_low, flank_high] x the peak height (away from the rounded crest and the spread toe), walking
@@ -31,6 +32,7 @@ struct RidgeProfileSettings {
   Vec3 ground_velocity = Vec3::Zero();  ///< m/s, surface velocity of the ground (belt)
   double surface_speed = 0.2;     ///< m/s, faster particles (relative to the ground) are not surface
   double max_height = 1e300;      ///< m, particles centred above are not surface (just emitted, still slow)
+  double min_height = -1e300;     ///< m, particles centred below are not surface (Paper V: the layer on the belt)
   double flank_low = 0.2, flank_high = 0.8;
 };
 

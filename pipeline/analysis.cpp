@@ -268,6 +268,36 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
     }
     return;
   }
+  if (d.kind == "series_distance") {
+    // L1 distance sum_i |y_i - y_ref,i| between each run's stored series column and that of the one
+    // reference run `where` selects, row by row (equal row counts; the series of a fixed grid, e.g. a
+    // normalised histogram): how similar two distributions are (Paper V E1 discharge, 000 l.2158).
+    std::map<std::string, fs::path> store_of;
+    for (const auto& run : outcome.runs)
+      if (!run.dir.empty()) store_of[run.key] = run.dir.parent_path();
+    const auto refs = select(a.rows, d, where);
+    if (refs.size() != 1)
+      throw std::runtime_error(fmt::format("derived '{}': `where` selects {} runs, need exactly one reference", d.name, refs.size()));
+    auto column_of = [&](const std::string& key) {
+      const TimeSeries s = ResultStore(store_of[key]).series(key, d.text("series"));
+      auto it = std::find(s.columns.begin(), s.columns.end(), d.text("column"));
+      if (it == s.columns.end()) throw std::runtime_error(fmt::format("series '{}' has no column '{}'", d.text("series"), d.text("column")));
+      std::vector<double> v;
+      for (const auto& row : s.rows) v.push_back(row[size_t(it - s.columns.begin())]);
+      return v;
+    };
+    const std::vector<double> ref = column_of(refs[0]->key);
+    for (auto& r : a.rows) {
+      if (r.status != "ok") continue;
+      const std::vector<double> v = column_of(r.key);
+      if (v.size() != ref.size())
+        throw std::runtime_error(fmt::format("derived '{}': series '{}' has {} rows, the reference {}", d.name, d.text("series"), v.size(), ref.size()));
+      double sum = 0;
+      for (size_t i = 0; i < v.size(); ++i) sum += std::abs(v[i] - ref[i]);
+      r.num[d.name] = sum;
+    }
+    return;
+  }
   if (d.kind == "relative_deviation") {
     // |y / reference - 1| per selected run (NaN on the others), the reference a scalar of an earlier derived
     // quantity: e.g. how far sigma^c(N_it) is from its value at the largest N_it (Paper IV E4 "levels out").

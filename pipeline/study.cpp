@@ -309,6 +309,7 @@ namespace {
 /// Derived quantities that add a column to every run (the others give scalars).
 bool per_run_column(const Item& d) {
   return d.kind == "ratio" || d.kind == "time_average" || d.kind == "coalesce" || d.kind == "relative_deviation" ||
+         d.kind == "series_distance" ||
          (d.kind == "min_reaching" && d.has("group_by")) ||
          (d.kind == "model" && !d.has("at"));
 }

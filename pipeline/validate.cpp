@@ -97,6 +97,7 @@ const std::map<std::string, Schema>& derived_schemas() {
                                                     {"stays", opt(KeyType::boolean)}, {"group_by", opt(KeyType::texts)}})},
         {"coalesce", with(common, {{"of", req(KeyType::texts)}})},
         {"relative_deviation", with(with(common, where), {{"y", req(KeyType::column)}, {"reference", req(KeyType::text)}})},
+        {"series_distance", with(with(common, where), {{"series", req(KeyType::text)}, {"column", req(KeyType::text)}})},
         {"scalar_mean", with(common, {{"of", req(KeyType::terms)}, {"per", opt(KeyType::texts)},
                                       {"mean", one_of({"geometric", "arithmetic", "harmonic"})}})},
         {"fit", with(with(common, where), {{"model", one_of(model_names(), true)}, {"x", req(KeyType::texts)}, {"y", req(KeyType::column)},

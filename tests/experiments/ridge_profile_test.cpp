@@ -74,6 +74,23 @@ BOOST_AUTO_TEST_CASE(falling_and_just_emitted_particles_are_not_surface) {
   BOOST_TEST(m.fit.angle_deg == ref.fit.angle_deg);
 }
 
+BOOST_AUTO_TEST_CASE(bottom_layer_is_left_out_with_min_height) {
+  // A 36 deg tent of 4 d crest on a skirt of single spheres resting on the ground out to |y| = 20 d. With a
+  // 0.1 flank floor (0.4 d) the skirt bins (height d) join the flank fit and flatten it; leaving out the
+  // centres below d (Paper V E1: "neglecting particles resting directly on the conveyor surface") restores
+  // the tent's flanks down to the second layer.
+  ParticleStore p = ridge(36, 36, 4 * d, 1);
+  for (int k = -40; k <= 40; ++k) p.add(Vec3(1.25 * d, k * w, r), r, 3700, 0);
+  RidgeProfileSettings s;
+  s.segments = 1;
+  s.flank_low = 0.1;
+  const RidgeProfile with_skirt = measure_ridge(p, s);
+  s.min_height = d;
+  const RidgeProfile without = measure_ridge(p, s);
+  BOOST_TEST(with_skirt.fit.angle_deg < 30.0);
+  BOOST_TEST(without.fit.angle_deg == 36.0, boost::test_tools::tolerance(1e-9));
+}
+
 BOOST_AUTO_TEST_CASE(belt_velocity_is_the_rest_frame) {
   // Particles carried by a belt at 0.1 m/s are surface; at rest on a moving belt they are not.
   ParticleStore p = ridge(36, 36, 10 * d, 1);

@@ -51,6 +51,12 @@ kind = "time_average"
 series = "trace"
 column = "v"
 [[derived]]
+name = "trace_l1"
+kind = "series_distance"
+series = "trace"
+column = "v"
+where = { x = 2.0 }
+[[derived]]
 name = "y_at_2"
 kind = "value_at"
 y = "y_ref"
@@ -154,6 +160,8 @@ reference = { file = "validation/points.csv", x = "x", y = "y", label = "paper" 
   BOOST_TEST(a.scalars.at("law.b") == 1.5, tt::tolerance(1e-6));
   for (const auto& r : a.rows) {
     BOOST_TEST(r.num.at("vbar") == r.num.at("x") / 2, tt::tolerance(1e-12));  // v = x t averaged over [0, 1]
+    // sum over t = 0, 0.1, ..., 1 of |x t - 2 t| = 5.5 |x - 2|: the L1 distance to the x = 2 run's trace
+    BOOST_TEST(r.num.at("trace_l1") == 5.5 * std::abs(r.num.at("x") - 2), tt::tolerance(1e-12));
     BOOST_TEST(r.num.at("rel") == 1 + 1e-3 * (r.num.at("seed") - 1), tt::tolerance(1e-12));
   }
   BOOST_TEST(verdict(a, "exponent").verdict == "pass");
