@@ -105,6 +105,11 @@ class MbdSystem {
   /// Deletes every active disk whose top point is below `level` (the removal rule, 002 l.2769).
   int delete_below(double level);
 
+  /// Links every touching pair now (insert-link events), e.g. for a state built with overlaps.
+  void connect_touching() {
+    detect_contacts();
+    find_clusters();
+  }
   /// Advances one tick. Throws InstabilityError on a non-finite state or an overlap past the limit.
   void step();
   /// Counts a log-state event.
