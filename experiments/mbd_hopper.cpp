@@ -169,9 +169,14 @@ Experiment make() {
     const double virtual_time = sys.time() - t0;
     const DischargeStats st =
         discharge_stats(frames, p.real("rate_window"), p.real("near_jam_fraction"), p.real("near_jam_duration"));
-    std::vector<double> flow_events, flow_rate;
+    // Correlations over the flowing period only (NaN for a run that jams before it flows for one window).
+    std::vector<double> flow_events, flow_rate, flow_efficiency, flow_processing, flow_remaining;
     for (std::size_t i = 0; i < st.flowing.size(); ++i)
-      if (st.flowing[i]) flow_events.push_back(event_rate[i]), flow_rate.push_back(st.rate[i]);
+      if (st.flowing[i]) {
+        flow_events.push_back(event_rate[i]), flow_rate.push_back(st.rate[i]);
+        flow_efficiency.push_back(efficiency[i]), flow_processing.push_back(processing_rate[i]);
+        flow_remaining.push_back(remaining[i]);
+      }
     const EnergyLedger en = sys.energy();
     const double released = (e0.potential) - (en.potential + en.deleted_potential);
     const auto& ev = sys.events();
@@ -204,8 +209,8 @@ Experiment make() {
     m["events_per_elapsed_s"] = run_seconds > 0 ? ev.total() / run_seconds : nan;
     for (int k = 0; k < event_type_count; ++k) m["events_" + std::string(event_type_names[k])] = double(ev.n[k]);
     m["event_discharge_pearson"] = pearson(flow_events, flow_rate);
-    m["efficiency_remaining_spearman"] = spearman(efficiency, remaining);
-    m["processing_remaining_spearman"] = spearman(processing_rate, remaining);
+    m["efficiency_remaining_spearman"] = spearman(flow_efficiency, flow_remaining);
+    m["processing_remaining_spearman"] = spearman(flow_processing, flow_remaining);
     m["initial_efficiency"] = efficiency.empty() ? nan : efficiency.front();
     m["mean_efficiency"] = run_seconds > 0 ? virtual_time / run_seconds : nan;
     m["energy_released"] = released;
