@@ -315,6 +315,14 @@ void evaluate_derived(Analysis& a, const Study& study, const RunOutcome& outcome
       throw std::runtime_error(fmt::format("derived '{}': `where` selects {} runs, need exactly one (use kind = \"mean\")", d.name, rows.size()));
     a.scalars[d.name] = get(*rows[0], d.text("y"));
   } else if (d.kind == "mean") {
+    // skip_nonfinite: average only the runs where y is finite (e.g. a rate "while flowing" of a run that
+    // never flowed); NaN if none is.
+    if (d.flag("skip_nonfinite", false))
+      std::erase_if(rows, [&](const Row* r) { return !std::isfinite(get(*r, d.text("y"))); });
+    if (rows.empty()) {
+      a.scalars[d.name] = a.scalars[d.name + ".se"] = std::numeric_limits<double>::quiet_NaN();
+      return;
+    }
     double s = 0, s2 = 0;
     for (const Row* r : rows) s += get(*r, d.text("y"));
     const double mean = s / double(rows.size());

@@ -91,7 +91,7 @@ const std::map<std::string, Schema>& derived_schemas() {
         {"time_average", with(common, {{"series", req(KeyType::text)}, {"column", req(KeyType::text)}, {"time", opt(KeyType::text)},
                                        {"from", opt(KeyType::number)}, {"to", opt(KeyType::number)}})},
         {"value_at", with(with(common, where), {{"y", req(KeyType::column)}})},
-        {"mean", with(with(common, where), {{"y", req(KeyType::column)}})},
+        {"mean", with(with(common, where), {{"y", req(KeyType::column)}, {"skip_nonfinite", opt(KeyType::boolean)}})},
         {"min_reaching", with(with(common, where), {{"x", req(KeyType::column)}, {"y", req(KeyType::column)},
                                                     {"threshold", req(KeyType::number)}, {"direction", one_of({"below", "above"})},
                                                     {"stays", opt(KeyType::boolean)}, {"group_by", opt(KeyType::texts)}})},
