@@ -25,11 +25,16 @@ bool is_stable(const std::vector<char>& stable, int l, const QrbOptions& o) {
   return stable[std::size_t(l)] != 0;
 }
 
+// Per pass: the stable fixed neighbours of each free member and the member pairs joined by a slipping link.
+struct PassLinks {
+  std::map<int, std::set<int>> fixed_neighbours;  // free member -> fixed members stably linked to it
+  std::vector<std::pair<int, int>> slipping;       // members joined by an unstable link
+};
+
 // The members a template groups: its free nodes, and with the ground the fixed members stably linked to them.
-std::vector<int> group_of(const HierarchicalGraph& g, int container, const Candidate& c, std::map<int, int>& rep,
-                          const std::vector<char>& stable, const QrbOptions& o) {
-  std::vector<int> s;
+std::vector<int> group_of(const Candidate& c, const PassLinks& p) {
   if (c.kind == 0) return {c.nodes[0], c.nodes[1]};
+  std::vector<int> s;
   bool with_ground = false;
   for (int r : c.nodes) {
     if (r == ground) with_ground = true;
@@ -37,25 +42,15 @@ std::vector<int> group_of(const HierarchicalGraph& g, int container, const Candi
   }
   if (!with_ground) return s;
   std::set<int> fixed_members;
-  for (int l : g.internal_links(container)) {
-    if (!is_stable(stable, l, o)) continue;
-    const HLink& k = g.link(l);
-    const bool in1 = std::count(s.begin(), s.end(), k.member1) > 0, in2 = std::count(s.begin(), s.end(), k.member2) > 0;
-    if (in1 && rep[k.member2] == ground) fixed_members.insert(k.member2);
-    if (in2 && rep[k.member1] == ground) fixed_members.insert(k.member1);
-  }
+  for (int m : s)
+    if (const auto it = p.fixed_neighbours.find(m); it != p.fixed_neighbours.end()) fixed_members.insert(it->second.begin(), it->second.end());
   s.insert(s.end(), fixed_members.begin(), fixed_members.end());
   return s;
 }
 
-bool holds_only_stable(const HierarchicalGraph& g, int container, const std::vector<int>& s,
-                       const std::vector<char>& stable, const QrbOptions& o) {
-  for (int l : g.internal_links(container)) {
-    const HLink& k = g.link(l);
-    if (std::count(s.begin(), s.end(), k.member1) && std::count(s.begin(), s.end(), k.member2) && !is_stable(stable, l, o))
-      return false;
-  }
-  return true;
+bool holds_only_stable(const std::vector<int>& s, const PassLinks& p) {
+  auto in = [&](int m) { return std::find(s.begin(), s.end(), m) != s.end(); };
+  return std::none_of(p.slipping.begin(), p.slipping.end(), [&](const auto& x) { return in(x.first) && in(x.second); });
 }
 
 }  // namespace
@@ -78,14 +73,19 @@ QrbDetection find_qrbs(HierarchicalGraph& g, int container, const std::vector<ch
       rep[m] = fixed ? ground : m;
       disks[m] = free;
     }
-    auto disks_of = [&](int r) { return r == ground ? 0 : disks[r]; };
     std::map<std::pair<int, int>, int> multiplicity;
     std::map<int, std::set<int>> neighbours;
     std::vector<Candidate> candidates;
+    PassLinks pass;
     for (int l : g.internal_links(container)) {
-      if (!is_stable(stable, l, options)) continue;
       const HLink& k = g.link(l);
+      if (!is_stable(stable, l, options)) {
+        pass.slipping.emplace_back(k.member1, k.member2);
+        continue;
+      }
       const int a = rep[k.member1], b = rep[k.member2];
+      if (a == ground && b != ground) pass.fixed_neighbours[k.member2].insert(k.member1);
+      if (b == ground && a != ground) pass.fixed_neighbours[k.member1].insert(k.member2);
       if (a == b) {  // a loop: both ends already one node (two fixed members)
         candidates.push_back({0, 0, {std::min(k.member1, k.member2), std::max(k.member1, k.member2), ground - 1}});
         continue;
@@ -96,24 +96,26 @@ QrbDetection find_qrbs(HierarchicalGraph& g, int container, const std::vector<ch
     }
     for (const auto& [pair, count] : multiplicity) {
       const auto [a, b] = pair;
-      if (count >= options.hamburger_links) candidates.push_back({disks_of(a) + disks_of(b), 1, {a, b, ground - 1}});
+      if (count >= options.hamburger_links) candidates.push_back({0, 1, {a, b, ground - 1}});
+      if (!options.triangles) continue;
       for (int c : neighbours[a])
-        if (c > b && neighbours[b].count(c)) candidates.push_back({disks_of(a) + disks_of(b) + disks_of(c), 2, {a, b, c}});
+        if (c > b && neighbours[b].count(c)) candidates.push_back({0, 2, {a, b, c}});
     }
-    std::sort(candidates.begin(), candidates.end());
+    // Cost = the disks the group would hold, the fixed QRBs it takes in included (balancing, 002 l.2497-2499).
+    std::vector<std::pair<Candidate, std::vector<int>>> groups;
+    for (Candidate c : candidates) {
+      std::vector<int> members = group_of(c, pass);
+      c.disks = 0;
+      for (int m : members) c.disks += disks[m];
+      groups.emplace_back(c, std::move(members));
+    }
+    std::sort(groups.begin(), groups.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
     // The first template, in order, whose group would hold stable links only: a QRB is created only when
     // all its links are stable (002 l.1994); a slipping link between two of its nodes blocks it.
-    std::vector<int> s;
-    const Candidate* chosen = nullptr;
-    for (const Candidate& c : candidates) {
-      s = group_of(g, container, c, rep, stable, options);
-      if (holds_only_stable(g, container, s, stable, options)) {
-        chosen = &c;
-        break;
-      }
-    }
-    if (!chosen) break;
-    const Candidate best = *chosen;
+    const auto chosen = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return holds_only_stable(x.second, pass); });
+    if (chosen == groups.end()) break;
+    const Candidate best = chosen->first;
+    const std::vector<int> s = chosen->second;
     const int h = g.group(s);
     is_qrb.resize(std::size_t(g.nodes()), 0);
     is_qrb[std::size_t(h)] = 1;

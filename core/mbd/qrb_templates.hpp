@@ -9,7 +9,8 @@
 // distinct points), "triangle" (three nodes joined pairwise). A template is grouped only when every link
 // between its nodes is stable ("for a QRB to be created it is required that all links in it are stable",
 // 002 l.1994); a slipping link between two of its nodes blocks it. Order (002 l.2497-2499, "balancing"): the
-// template with the fewest disks first; ties by template kind (loop, hamburger, triangle), then by ids.
+// template whose group holds the fewest disks first (fixed QRBs it takes in included); ties by template
+// kind (loop, hamburger, triangle), then by ids.
 // Correct for generic positions (each template is a QRB); the Q_f4 family and larger templates are not
 // searched (002 l.2475-2477), so some QRBs may be missed: core/mbd/rigid_clusters is the exact reference.
 //
@@ -28,6 +29,7 @@ struct TemplateCounts {
 struct QrbOptions {
   bool use_stability = true;  ///< false: every link counts as stable (a deliberately wrong reading, G-C82)
   int hamburger_links = 2;    ///< links that make a pair rigid; 1 is a deliberately wrong template (G-C58)
+  bool triangles = true;      ///< false: hamburgers only, a deliberately incomplete template set (G-C58)
 };
 
 struct QrbDetection {
