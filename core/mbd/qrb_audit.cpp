@@ -76,12 +76,18 @@ QrbAudit audit_templates(const std::vector<quasistatic::RigidBody>& bodies,
     out.fixed_qrbs += fixed;
     if (labels.size() > 1 || (fixed && !labels.empty() && *labels.begin() != 0)) ++out.split_qrbs;
   }
+  QrbOptions unblocked = options;
+  unblocked.block_on_slipping = false;
+  NetworkGraph u = network_graph(bodies, links);
+  std::vector<char> u_is_qrb;
+  find_qrbs(u.graph, u.container, stable_by_link, u_is_qrb, unblocked);  // same link ids: built in the same order
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     if (bodies[i].fixed) continue;
     const int label = exact.label[i];
     if (label != 0 && size[std::size_t(label)] < 2) continue;
     ++out.rigid_disks;
     if (outermost_qrb(n.graph, n.container, n.atom[i], is_qrb) == no_node) ++out.missed_disks;
+    if (outermost_qrb(u.graph, u.container, u.atom[i], u_is_qrb) == no_node) ++out.missed_disks_unblocked;
   }
   return out;
 }

@@ -30,6 +30,9 @@ struct QrbAudit {
   int disks_in_qrbs = 0;      ///< free bodies inside a QRB
   int rigid_disks = 0;        ///< free bodies in an exact rigid cluster of >= 2 bodies or held by the fixed ones
   int missed_disks = 0;       ///< rigid_disks not inside a QRB
+  /// rigid_disks not inside a QRB when a slipping link does not block a template: what the two templates
+  /// alone miss, apart from the all-stable rule (the ledger's reference ignores slipping links altogether)
+  int missed_disks_unblocked = 0;
   int not_rigid_qrbs = 0;     ///< QRBs (at any depth) whose own bodies and links have internal DOF
   int split_qrbs = 0;         ///< outermost QRBs whose bodies span two exact clusters (or free + fixed)
   int unstable_inside = 0;    ///< G-C82: links inside QRBs that are not stable

@@ -80,7 +80,7 @@ QrbDetection find_qrbs(HierarchicalGraph& g, int container, const std::vector<ch
     for (int l : g.internal_links(container)) {
       const HLink& k = g.link(l);
       if (!is_stable(stable, l, options)) {
-        pass.slipping.emplace_back(k.member1, k.member2);
+        if (options.block_on_slipping) pass.slipping.emplace_back(k.member1, k.member2);
         continue;
       }
       const int a = rep[k.member1], b = rep[k.member2];

@@ -30,6 +30,9 @@ struct QrbOptions {
   bool use_stability = true;  ///< false: every link counts as stable (a deliberately wrong reading, G-C82)
   int hamburger_links = 2;    ///< links that make a pair rigid; 1 is a deliberately wrong template (G-C58)
   bool triangles = true;      ///< false: hamburgers only, a deliberately incomplete template set (G-C58)
+  /// A slipping link between two nodes of a template blocks it (002 l.1994). false: the group may enclose
+  /// slipping links (a diagnostic: how many misses the all-stable rule alone causes).
+  bool block_on_slipping = true;
 };
 
 struct QrbDetection {
