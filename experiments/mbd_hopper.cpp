@@ -75,9 +75,11 @@ Experiment make() {
       {"jam_window", ParamType::real, "s", 0.5, 1e-3, 100.0, "no disk leaving for this long = a permanent jam (the run stops)"},
       {"near_jam_fraction", ParamType::real, "-", 0.2, 0.0, 1.0, "near-jam: moving average below this fraction of its mean (ledger G-C69)"},
       {"near_jam_duration", ParamType::real, "s", 0.1, 0.0, 10.0, "near-jam: for at least this long (ledger G-C69)"},
-      {"settle_time_max", ParamType::real, "s", 1.0, 0.0, 100.0, "longest settling of the closed fill"},
-      {"settle_speed", ParamType::real, "m/s", 1e-3, 1e-9, 10.0, "the fill has settled when every disk is slower"},
+      {"settle_time_max", ParamType::real, "s", 1.5, 0.0, 100.0, "longest settling of the closed fill"},
+      {"settle_speed", ParamType::real, "m/s", 1e-4, 1e-9, 10.0, "the fill has settled when every disk is slower"},
       {"deleted_energy", ParamType::text, "", std::string("kinetic_and_potential"), std::nullopt, std::nullopt, "energy of a deleted disk in the ledger: KE + PE (datum: slot plane) or KE only as printed (002 l.2846, ledger P10)", {"kinetic_and_potential", "kinetic"}},
+      {"empty_window_min", ParamType::real, "s", 2.5, 0.0, 1e3, "G-C70: emptying time (scaled to 500 disks) at least (ledger tolerance)"},
+      {"empty_window_max", ParamType::real, "s", 5.0, 0.0, 1e3, "G-C70: and at most"},
       {"seed", ParamType::integer, "-", std::int64_t(1), 0.0, 1e15, "random seed (radii, lattice jitter)"},
   };
   e.run = [](const Parameters& p, RunContext& ctx) {
@@ -184,6 +186,12 @@ Experiment make() {
     m["removed"] = n0 - sys.active_disks();
     m["emptied"] = sys.active_disks() == 0 ? 1 : 0;
     m["empty_time"] = sys.active_disks() == 0 ? virtual_time : nan;
+    // G-C70 at any scale: the emptying time extrapolated to the thesis's 500 disks at the same mean rate.
+    const double empty_500 = sys.active_disks() == 0 ? virtual_time * 500.0 / n0 : nan;
+    m["empty_time_for_500"] = empty_500;
+    m["emptied_in_window"] = empty_500 >= p.real("empty_window_min") && empty_500 <= p.real("empty_window_max") ? 1 : 0;
+    // G-C66: the run reached one of its ends (empty, end_time, permanent jam) without an instability.
+    m["reached_end"] = (sys.active_disks() == 0 || jammed || virtual_time >= end - 1e-9) ? 1 : 0;
     m["jammed"] = jammed ? 1 : 0;
     m["last_removal_time"] = last_removal;
     m["virtual_time"] = virtual_time;
