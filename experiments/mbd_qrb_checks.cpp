@@ -217,7 +217,9 @@ SiloNetwork hopper_network(const MbdSystem& sys, std::vector<int>& body_of_disk)
 
 RunResult hopper_qrbs(const Parameters& p, RunContext& ctx) {
   const QrbOptions options = qrb_options(p);
-  MbdSystem sys{MbdSettings{}};  // the thesis's link and step settings (002 l.2773-2777)
+  MbdSettings settings;  // the thesis's link and step settings (002 l.2773-2777), F's ledger defaults
+  settings.stability_speed = p.real("stability_speed");
+  MbdSystem sys(settings);
   const HopperGeometry g;        // W = 0.3, H = 0.8, W1 = 0.08 m, alpha = 60 deg from the horizontal
   const HopperSegments walls = add_hopper_walls(sys, g);
   HopperFill fill;
@@ -334,6 +336,7 @@ Experiment make() {
       {"hopper_snapshots", ParamType::integer, "-", std::int64_t(5), 0.0, 1e4, "hopper: snapshots after the settled closed fill"},
       {"hopper_interval", ParamType::real, "s", 0.1, 1e-5, 100.0, "hopper: discharge time between snapshots"},
       {"block_on_slipping", ParamType::boolean, "-", true, std::nullopt, std::nullopt, "a slipping link between two nodes of a template blocks it (002 l.1994); false: diagnostic"},
+      {"stability_speed", ParamType::real, "m/s", MbdSettings{}.stability_speed, 1e-9, 1e3, "hopper: C_stability of (5.10) (ledger default; P22 suggests a decade sweep)"},
       {"use_stability", ParamType::boolean, "-", true, std::nullopt, std::nullopt, "false: slipping links count as stable (deliberately wrong)"},
   };
   e.run = [](const Parameters& p, RunContext& ctx) {
