@@ -8,14 +8,13 @@
 
 namespace grainlab::quasistatic {
 
-int degrees_of_freedom(const std::vector<RigidBody>& bodies, const std::vector<ContactLink>& links,
-                       int equations_per_link) {
+Eigen::MatrixXd nonslip_constraints(const std::vector<RigidBody>& bodies, const std::vector<ContactLink>& links,
+                                    int equations_per_link, std::vector<int>* column_out) {
   if (equations_per_link < 2 || equations_per_link > 3) throw InputError("rigidity: equations_per_link must be 2 or 3");
   std::vector<int> column(bodies.size(), -1);
   int free = 0;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     if (!bodies[i].fixed) column[i] = 3 * free++;
-  if (free == 0) return 0;
   Eigen::MatrixXd a = Eigen::MatrixXd::Zero(equations_per_link * links.size(), 3 * free);
   for (std::size_t k = 0; k < links.size(); ++k) {
     const ContactLink& l = links[k];
@@ -35,9 +34,17 @@ int degrees_of_freedom(const std::vector<RigidBody>& bodies, const std::vector<C
     put(l.a, 1);
     put(l.b, -1);
   }
+  if (column_out) *column_out = column;
+  return a;
+}
+
+int degrees_of_freedom(const std::vector<RigidBody>& bodies, const std::vector<ContactLink>& links,
+                       int equations_per_link) {
+  const Eigen::MatrixXd a = nonslip_constraints(bodies, links, equations_per_link);
+  if (a.cols() == 0) return 0;
   Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(a);
   qr.setThreshold(1e-10);
-  return 3 * free - int(qr.rank());
+  return int(a.cols()) - int(qr.rank());
 }
 
 std::vector<int> planar_face_sizes(const std::vector<Eigen::Vector2d>& p, const std::vector<std::pair<int, int>>& edges) {

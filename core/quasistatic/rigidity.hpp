@@ -25,6 +25,12 @@ struct ContactLink {
 int degrees_of_freedom(const std::vector<RigidBody>& bodies, const std::vector<ContactLink>& links,
                        int equations_per_link = 2);
 
+/// The linearised non-slip constraints behind degrees_of_freedom: `equations_per_link` rows per link (the
+/// relative velocity of the two bodies at the contact point, (5.22)-(5.23)), 3 columns (u_x, u_y, omega) per
+/// free body in index order; fixed bodies have no columns (`column`, when given, gets -1 for them).
+Eigen::MatrixXd nonslip_constraints(const std::vector<RigidBody>& bodies, const std::vector<ContactLink>& links,
+                                    int equations_per_link = 2, std::vector<int>* column = nullptr);
+
 /// Face sizes of a connected straight-line planar graph (vertices at `points`, edges as index pairs), the
 /// outer face included: each face's number of edge sides (a bridge counts twice).
 std::vector<int> planar_face_sizes(const std::vector<Eigen::Vector2d>& points,
