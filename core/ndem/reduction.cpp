@@ -324,10 +324,17 @@ void NdemReducer::merge(World& world) {
   const std::size_t n = P.size();
   const std::vector<char> agg = aggregate_flags(world);
   const std::size_t nb = world.bodies.size();
-  // Nodes: free dynamic particle i -> i, aggregate k -> n + k; others (fixed, members of other bodies) none.
+  // A particle inside a sensor stays free: the sensor split frees it at the start of the step and it moves
+  // rigidly with its old neighbours through the solve, so without this it re-merges in the same step.
+  std::vector<char> sensed(S.sensors.empty() ? 0 : n, 0);
+  for (std::size_t i = 0; i < sensed.size(); ++i)
+    for (const ReductionSensor& s : S.sensors)
+      if (sphere_in_sensor(s, P.position[i], P.radius[i])) sensed[i] = 1;
+  // Nodes: free dynamic particle i -> i, aggregate k -> n + k; others (fixed, members of other bodies,
+  // particles in a sensor) none.
   auto node = [&](std::size_t i) -> std::int64_t {
     const std::int32_t b = P.body[i];
-    if (b < 0) return P.inv_mass[i] > 0 ? std::int64_t(i) : -1;
+    if (b < 0) return P.inv_mass[i] > 0 && (sensed.empty() || !sensed[i]) ? std::int64_t(i) : -1;
     return agg[std::size_t(b)] ? std::int64_t(n + std::size_t(b)) : -1;
   };
   // Force balance per node (Eq. 25; 0 = unknown, 1 = balanced, 2 = not).
