@@ -119,6 +119,18 @@ void count_reason(ReductionStats& st, char reason) {
   }
 }
 
+/// Frees the flagged members (release_members) and counts them by reason; returns how many.
+std::size_t release_counted(World& world, const std::vector<char>& release, ReductionStats& st) {
+  std::size_t freed = 0;
+  for (char r : release)
+    if (r) {
+      ++freed;
+      count_reason(st, r);
+    }
+  if (freed) release_members(world, release);
+  return freed;
+}
+
 }  // namespace
 
 NdemReducer::NdemReducer(ReductionSettings settings, double time_step) : settings_(std::move(settings)), dt_(time_step) {}
@@ -180,13 +192,7 @@ std::size_t NdemReducer::split(World& world) {
           break;
         }
     }
-  std::size_t freed = 0;
-  for (char r : release)
-    if (r) {
-      ++freed;
-      count_reason(stats_, r);
-    }
-  if (freed) release_members(world, release);
+  const std::size_t freed = release_counted(world, release, stats_);
   stats_.seconds_split += seconds_since(t0);
   return freed;
 }
@@ -275,13 +281,7 @@ std::size_t NdemReducer::trial_split(World& world, const NdemBodies& trial, cons
         release[i] = by_trial;
     }
   }
-  std::size_t freed = 0;
-  for (char r : release)
-    if (r) {
-      ++freed;
-      count_reason(stats_, r);
-    }
-  if (freed) release_members(world, release);
+  const std::size_t freed = release_counted(world, release, stats_);
   stats_.seconds_trial += seconds_since(t0);
   return freed;
 }
