@@ -92,6 +92,7 @@ Experiment make(bool with_qrb) {
         {"qrb", ParamType::text, "", std::string("on"), std::nullopt, std::nullopt, "QRBs as rigid bodies during the discharge", {"on", "off"}},
         {"qrb_detect_interval", ParamType::integer, "-", std::int64_t(100), 1.0, 1e9, "ticks between FindQRBs runs"},
         {"qrb_check_interval", ParamType::integer, "-", std::int64_t(10), 1.0, 1e9, "ticks between internal-force solves (ungroup tests)"},
+        {"qrb_book_projection", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "book the kinetic energy lost when a QRB's velocities are made rigid as dissipated; 'no' is a deliberate error (perturbation)", {"yes", "no"}},
         {"qrb_ungroup", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "ungroup on tension, slip or unbalanced load; 'no' is a deliberately wrong reading (perturbation)", {"yes", "no"}},
     });
   e.run = [with_qrb](const Parameters& p, RunContext& ctx) {
@@ -133,6 +134,7 @@ Experiment make(bool with_qrb) {
       qo.detect_interval = int(p.integer("qrb_detect_interval"));
       qo.check_interval = int(p.integer("qrb_check_interval"));
       qo.ungroup = p.text("qrb_ungroup") == "yes";
+      qo.book_projection = p.text("qrb_book_projection") == "yes";
       qrb = std::make_unique<QrbDynamics>(sys, qo);
       qrb->detect();  // the settled fill, with the slot open
       qrb->check();

@@ -82,7 +82,7 @@ void QrbDynamics::project(const Group& g) {
     d.v = v + omega * perp(d.x - centre), d.omega = omega;
     ke_after += 0.5 * d.m * d.v.squaredNorm() + 0.5 * d.inertia * d.omega * d.omega;
   }
-  sys_.add_dissipated(ke - ke_after);  // the relative motion's energy (>= 0: a projection)
+  if (o_.book_projection) sys_.add_dissipated(ke - ke_after);  // the relative motion's energy (>= 0: a projection)
 }
 
 void QrbDynamics::detect() {

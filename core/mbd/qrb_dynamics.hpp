@@ -26,6 +26,7 @@ struct QrbDynamicsOptions {
   bool ungroup = true;               ///< false: never ungroup (a deliberately wrong reading, perturbation)
   double residual_tolerance = 1e-3;  ///< relative residual of the force solve that dissolves a QRB
   double tension_tolerance = 1e-6;   ///< N: a normal force below -this is tensile
+  bool book_projection = true;       ///< false: the projection's kinetic-energy loss is not booked (perturbation)
 };
 
 struct QrbInternalForces {
