@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "core/mbd/hopper.hpp"
+#include "core/mbd/qrb_dynamics.hpp"
 #include "experiments/experiment.hpp"
 #include "experiments/mbd_hopper_measures.hpp"
 
@@ -35,10 +37,13 @@ MbdSettings mbd_settings(const Parameters& p) {
   return s;
 }
 
-Experiment make() {
+// with_qrb: the variant mbd_hopper_qrb, QRBs as a reduction during the discharge (core/mbd/qrb_dynamics,
+// docs/gavrilov_qrb.md); its extra parameters and metrics leave mbd_hopper's results unchanged.
+Experiment make(bool with_qrb) {
   Experiment e;
-  e.name = "mbd_hopper";
-  e.description = "Gavrilov 1999 G-E8: 2-D hopper discharge with the event-driven MBD model (Ch. 5)";
+  e.name = with_qrb ? "mbd_hopper_qrb" : "mbd_hopper";
+  e.description = with_qrb ? "Gavrilov 1999 G-E8 with QRBs (Sec. 5.7): hopper discharge, stable groups moved as rigid bodies"
+                           : "Gavrilov 1999 G-E8: 2-D hopper discharge with the event-driven MBD model (Ch. 5)";
   e.parameters = {
       {"disks", ParamType::integer, "-", std::int64_t(500), 1.0, 5000.0, "disks in the hopper (002 l.2777)"},
       {"radius_mean", ParamType::real, "m", 0.01, 1e-4, 1.0, "disk radius / mean radius (002 l.2777)"},
@@ -82,7 +87,15 @@ Experiment make() {
       {"empty_window_max", ParamType::real, "s", 5.0, 0.0, 1e3, "G-C70: and at most"},
       {"seed", ParamType::integer, "-", std::int64_t(1), 0.0, 1e15, "random seed (radii, lattice jitter)"},
   };
-  e.run = [](const Parameters& p, RunContext& ctx) {
+  if (with_qrb)
+    e.parameters.insert(e.parameters.end(), {
+        {"qrb", ParamType::text, "", std::string("on"), std::nullopt, std::nullopt, "QRBs as rigid bodies during the discharge", {"on", "off"}},
+        {"qrb_detect_interval", ParamType::integer, "-", std::int64_t(100), 1.0, 1e9, "ticks between FindQRBs runs"},
+        {"qrb_check_interval", ParamType::integer, "-", std::int64_t(10), 1.0, 1e9, "ticks between internal-force solves (ungroup tests)"},
+        {"qrb_book_projection", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "book the kinetic energy lost when a QRB's velocities are made rigid as dissipated; 'no' is a deliberate error (perturbation)", {"yes", "no"}},
+        {"qrb_ungroup", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "ungroup on tension, slip or unbalanced load; 'no' is a deliberately wrong reading (perturbation)", {"yes", "no"}},
+    });
+  e.run = [with_qrb](const Parameters& p, RunContext& ctx) {
     using clock = std::chrono::steady_clock;
     MbdSystem sys(mbd_settings(p));
     HopperGeometry g;
@@ -115,6 +128,20 @@ Experiment make() {
     // Open the slot: time and events restart at 0.
     sys.remove_segment(walls.closure);
     sys.reset_events();
+    std::unique_ptr<QrbDynamics> qrb;
+    if (with_qrb && p.text("qrb") == "on") {
+      QrbDynamicsOptions qo;
+      qo.detect_interval = int(p.integer("qrb_detect_interval"));
+      qo.check_interval = int(p.integer("qrb_check_interval"));
+      qo.ungroup = p.text("qrb_ungroup") == "yes";
+      qo.book_projection = p.text("qrb_book_projection") == "yes";
+      qrb = std::make_unique<QrbDynamics>(sys, qo);
+      qrb->detect();  // the settled fill, with the slot open
+      qrb->check();
+    }
+    TimeSeries qrb_log;
+    qrb_log.columns = {"t", "qrb_fraction", "qrbs"};
+    double qrb_fraction_sum = 0, qrb_fraction_max = 0;
     const bool ke_only = p.text("deleted_energy") == "kinetic";
     const EnergyLedger e0 = sys.energy();
     const double t0 = sys.time(), end = p.real("end_time"), log_dt = p.real("log_interval");
@@ -136,6 +163,7 @@ Experiment make() {
       for (int k = 0; k < per_frame; ++k) {
         sys.step();
         if (sys.delete_below(0) > 0) last_removal = sys.time() - t0;
+        if (qrb) qrb->after_step();
       }
       sys.log_state();
       const auto now = clock::now();
@@ -160,6 +188,11 @@ Experiment make() {
                           processing_rate.back(), efficiency.back(), en.kinetic, en.potential, en.links,
                           en.deleted_kinetic + (ke_only ? 0.0 : en.deleted_potential), en.dissipated, imbalance});
       if (ctx.progress) ctx.progress(std::min(1.0, t / end));
+      if (qrb) {
+        const double fraction = sys.active_disks() > 0 ? double(qrb->disks_in_qrbs()) / sys.active_disks() : 0.0;
+        qrb_log.rows.push_back({t, fraction, double(qrb->groups())});
+        qrb_fraction_sum += fraction, qrb_fraction_max = std::max(qrb_fraction_max, fraction);
+      }
       if (t - last_removal >= p.real("jam_window")) {
         jammed = true;
         break;
@@ -224,12 +257,21 @@ Experiment make() {
     rate.columns = {"t", "rate", "left_minus_right"};
     for (std::size_t i = 0; i < frames.time.size(); ++i) rate.rows.push_back({frames.time[i], st.rate[i], st.left_minus_right[i]});
     r.series["discharge"] = std::move(rate);
+    if (with_qrb) {
+      m["seconds_per_virtual_s"] = virtual_time > 0 ? run_seconds / virtual_time : nan;
+      m["qrb_fraction_mean"] = frames.time.empty() ? 0.0 : qrb_fraction_sum / double(frames.time.size());
+      m["qrb_fraction_max"] = qrb_fraction_max;
+      m["qrb_groupings"] = qrb ? double(qrb->groupings()) : 0.0;
+      m["qrb_dissolutions"] = qrb ? double(qrb->dissolutions()) : 0.0;
+      if (qrb) r.series["qrb"] = std::move(qrb_log);
+    }
     return r;
   };
   return e;
 }
 
-const ExperimentRegistration registration{make()};
+const ExperimentRegistration registration{make(false)};
+const ExperimentRegistration registration_qrb{make(true)};
 
 }  // namespace
 }  // namespace grainlab

@@ -145,7 +145,11 @@ void MbdSystem::advance_cluster(const Cluster& c) {
       }
       lost += f.dissipation_rate;
     }
-    if (hook_) hook_(c, force, torque);
+    if (hook_) {
+      stage_.x.resize(n), stage_.v.resize(n), stage_.omega.resize(n);
+      for (int k = 0; k < n; ++k) stage_.x[k] = st[k].x, stage_.v[k] = st[k].v, stage_.omega[k] = st[k].omega;
+      hook_(c, stage_, force, torque);
+    }
     for (int k = 0; k < n; ++k) {
       const Disk& d = disks_[c.disks[k]];
       acc[k] = force[k] / d.m, alpha[k] = torque[k] / d.inertia;

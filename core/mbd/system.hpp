@@ -91,8 +91,14 @@ struct Cluster {
 /// The hook for rigid subgroups (QRBs, 002 l.2415-2488): called in every force evaluation of a cluster
 /// step with the net force and torque on each member (indexed like cluster.disks), before they become
 /// accelerations. A QRB implementation may replace its members' loads by the rigid-body motion of the
-/// group. Empty: every disk is a free body (3 DOF each, 002 l.2199).
-using RigidGroupHook = std::function<void(const Cluster& cluster, std::vector<Vec2>& force, std::vector<double>& torque)>;
+/// group. Empty: every disk is a free body (3 DOF each, 002 l.2199). `stage` holds the members' state at
+/// which the forces were evaluated (the Heun predictor's state in the corrector), indexed like cluster.disks.
+struct StageState {
+  std::vector<Vec2> x, v;
+  std::vector<double> omega;
+};
+using RigidGroupHook = std::function<void(const Cluster& cluster, const StageState& stage, std::vector<Vec2>& force,
+                                          std::vector<double>& torque)>;
 
 class MbdSystem {
  public:
@@ -135,6 +141,8 @@ class MbdSystem {
   /// Scalars integrated per cluster step / bodies advanced (3 DOF x 2 first-order components = 6, G-C60).
   double state_size_per_body() const { return stepped_bodies_ ? double(stepped_state_size_) / stepped_bodies_ : 0; }
   void set_rigid_group_hook(RigidGroupHook hook) { hook_ = std::move(hook); }
+  /// Energy removed outside the link law (a QRB's velocities projected onto one rigid motion), J.
+  void add_dissipated(double energy) { spent_.dissipated += energy; }
 
  private:
   struct BodyState {
@@ -164,6 +172,7 @@ class MbdSystem {
   EventCounts events_;
   EnergyLedger spent_;               ///< deleted, dissipated and inserted energy so far
   RigidGroupHook hook_;
+  StageState stage_;
   double time_ = 0;
   std::uint64_t ticks_ = 0;
   int active_ = 0;

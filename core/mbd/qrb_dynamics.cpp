@@ -1,0 +1,296 @@
+#include "core/mbd/qrb_dynamics.hpp"
+
+#include <cmath>
+
+#include <Eigen/IterativeLinearSolvers>
+#include <Eigen/SparseCore>
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/mbd/hgraph.hpp"
+#include "core/mbd/qrb_templates.hpp"
+
+namespace grainlab::mbd {
+namespace {
+
+double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+Vec2 perp(const Vec2& a) { return {-a.y(), a.x()}; }
+
+// The link's two ends in the committed state (as MbdSystem evaluates it between steps).
+LinkEnds link_ends(const MbdSystem& s, const Link& l) {
+  const Disk& a = s.disks()[l.a];
+  LinkEnds e;
+  e.p1 = a.x, e.v1 = a.v, e.omega1 = a.omega, e.r1 = a.r;
+  if (l.is_wall()) {
+    e.p2 = s.segments()[l.segment()].closest(a.x), e.v2.setZero();
+  } else {
+    const Disk& b = s.disks()[l.b];
+    e.p2 = b.x, e.v2 = b.v, e.omega2 = b.omega, e.r2 = b.r;
+  }
+  return e;
+}
+
+const LinkCoefficients& coefficients(const MbdSystem& s, const Link& l) {
+  return l.is_wall() ? s.settings().wall_link : s.settings().disk_link;
+}
+
+}  // namespace
+
+QrbDynamics::QrbDynamics(MbdSystem& system, const QrbDynamicsOptions& options) : sys_(system), o_(options) {
+  if (o_.detect_interval < 1) throw InputError("QRB: detect_interval must be >= 1 tick");
+  if (o_.check_interval < 1) throw InputError("QRB: check_interval must be >= 1 tick");
+  if (!(o_.residual_tolerance > 0)) throw InputError("QRB: residual_tolerance must be > 0");
+  sys_.set_rigid_group_hook([this](const Cluster& c, const StageState& st, std::vector<Vec2>& f, std::vector<double>& t) {
+    hook(c, st, f, t);
+  });
+}
+
+int QrbDynamics::disks_in_qrbs() const {
+  int n = 0;
+  for (const Group& g : groups_) n += int(g.disks.size());
+  return n;
+}
+
+void QrbDynamics::rebuild_index() {
+  group_of_.assign(sys_.disks().size(), -1);
+  for (int q = 0; q < int(groups_.size()); ++q)
+    for (int i : groups_[q].disks) group_of_[i] = q;
+  load_.assign(groups_.size(), RigidLoad{});
+}
+
+void QrbDynamics::project(const Group& g) {
+  auto& disks = sys_.disks();
+  double ke = 0, mass = 0, inertia = 0, spin = 0;
+  Vec2 centre = Vec2::Zero(), momentum = Vec2::Zero();
+  for (int i : g.disks) {
+    const Disk& d = disks[i];
+    ke += 0.5 * d.m * d.v.squaredNorm() + 0.5 * d.inertia * d.omega * d.omega;
+    mass += d.m, centre += d.m * d.x, momentum += d.m * d.v;
+  }
+  centre /= mass;
+  for (int i : g.disks) {
+    const Disk& d = disks[i];
+    const Vec2 r = d.x - centre;
+    inertia += d.inertia + d.m * r.squaredNorm();
+    spin += d.inertia * d.omega + d.m * cross(r, d.v);
+  }
+  const Vec2 v = g.fixed ? Vec2::Zero() : Vec2(momentum / mass);
+  const double omega = g.fixed ? 0.0 : spin / inertia;
+  double ke_after = 0;
+  for (int i : g.disks) {
+    Disk& d = disks[i];
+    d.v = v + omega * perp(d.x - centre), d.omega = omega;
+    ke_after += 0.5 * d.m * d.v.squaredNorm() + 0.5 * d.inertia * d.omega * d.omega;
+  }
+  if (o_.book_projection) sys_.add_dissipated(ke - ke_after);  // the relative motion's energy (>= 0: a projection)
+}
+
+void QrbDynamics::detect() {
+  if (!o_.ungroup && !groups_.empty()) return;  // never ungroup: the first QRBs stay for good
+  groups_.clear();
+  const auto& disks = sys_.disks();
+  HierarchicalGraph g;
+  const int container = g.add_graph();
+  std::vector<int> atom(disks.size(), no_node), seg_atom(sys_.segments().size(), no_node), disk_of;
+  for (int i = 0; i < int(disks.size()); ++i)
+    if (disks[i].active) atom[i] = g.add_atom(false, container);
+  for (int s = 0; s < int(sys_.segments().size()); ++s)
+    if (sys_.segments()[s].active) seg_atom[s] = g.add_atom(true, container);
+  std::vector<char> stable, is_qrb;
+  for (const Link& l : sys_.links()) {
+    if (l.a < 0) continue;
+    g.add_link(atom[l.a], l.is_wall() ? seg_atom[l.segment()] : atom[l.b]);
+    stable.push_back(l.stable && !l.slipping);  // only stable, gripping links make QRBs (002 l.1994)
+  }
+  find_qrbs(g, container, stable, is_qrb);
+  std::vector<int> index(g.nodes(), -1);
+  for (int i = 0; i < int(disks.size()); ++i) {
+    if (atom[i] == no_node) continue;
+    const int q = outermost_qrb(g, container, atom[i], is_qrb);
+    if (q == no_node) continue;
+    if (index[q] < 0) index[q] = int(groups_.size()), groups_.push_back({{}, g.fixed(q)});
+    groups_[index[q]].disks.push_back(i);
+  }
+  std::erase_if(groups_, [](const Group& gr) { return !gr.fixed && gr.disks.size() < 2; });
+  for (const Group& gr : groups_) project(gr);
+  groupings_ += int(groups_.size());
+  rebuild_index();
+}
+
+int QrbDynamics::group(const std::vector<int>& disks, bool fixed) {
+  if (disks.empty()) throw InputError("QRB: group needs at least one disk");
+  for (int i : disks)
+    if (i < 0 || i >= int(sys_.disks().size()) || !sys_.disks()[i].active || group_of(i) >= 0)
+      throw InputError(fmt::format("QRB: disk {} is not an active disk outside every QRB", i));
+  groups_.push_back({disks, fixed});
+  project(groups_.back());
+  ++groupings_;
+  rebuild_index();
+  return int(groups_.size()) - 1;
+}
+
+void QrbDynamics::hook(const Cluster& c, const StageState& st, std::vector<Vec2>& force, std::vector<double>& torque) {
+  if (groups_.empty()) return;
+  const auto& disks = sys_.disks();
+  touched_.clear();
+  // Net load on each group (internal link forces cancel in pairs), mass and centre at this stage.
+  for (int k = 0; k < int(c.disks.size()); ++k) {
+    const int q = group_of(c.disks[k]);
+    if (q < 0) continue;
+    RigidLoad& r = load_[q];
+    if (r.mass == 0) touched_.push_back(q);
+    const double m = disks[c.disks[k]].m;
+    r.mass += m, r.centre += m * st.x[k], r.acc += force[k], r.alpha += torque[k];
+  }
+  for (int q : touched_) {
+    RigidLoad& r = load_[q];
+    r.centre /= r.mass;
+    double spin = 0;
+    for (int k = 0; k < int(c.disks.size()); ++k) {
+      if (group_of(c.disks[k]) != q) continue;
+      const Disk& d = disks[c.disks[k]];
+      const Vec2 rel = st.x[k] - r.centre;
+      r.inertia += d.inertia + d.m * rel.squaredNorm();
+      spin += d.inertia * st.omega[k] + d.m * cross(rel, st.v[k]);
+      r.alpha += cross(rel, force[k]);  // torque about the centre: own torques + moments of the forces
+    }
+    r.omega = spin / r.inertia;
+    r.acc /= r.mass;
+    r.alpha /= r.inertia;
+  }
+  for (int k = 0; k < int(c.disks.size()); ++k) {
+    const int q = group_of(c.disks[k]);
+    if (q < 0) continue;
+    const RigidLoad& r = load_[q];
+    const Disk& d = disks[c.disks[k]];
+    const Vec2 rel = st.x[k] - r.centre;
+    const bool fixed = groups_[q].fixed;
+    force[k] = fixed ? Vec2::Zero() : Vec2(d.m * (r.acc + r.alpha * perp(rel) - r.omega * r.omega * rel));
+    torque[k] = fixed ? 0.0 : d.inertia * r.alpha;
+  }
+  for (int q : touched_) load_[q] = RigidLoad{};
+}
+
+QrbInternalForces QrbDynamics::internal_forces(int q) const {
+  const Group& g = groups_.at(q);
+  const auto& disks = sys_.disks();
+  const Vec2 gravity = sys_.settings().gravity;
+  std::vector<int> row(disks.size(), -1);
+  for (int k = 0; k < int(g.disks.size()); ++k) row[g.disks[k]] = 3 * k;
+  const int rows = 3 * int(g.disks.size());
+  Eigen::VectorXd load = Eigen::VectorXd::Zero(rows);  // external load on each member: force, torque / r
+  QrbInternalForces out;
+  std::vector<LinkForce> lf;
+  for (int li = 0; li < int(sys_.links().size()); ++li) {
+    const Link& l = sys_.links()[li];
+    if (l.a < 0) continue;
+    const bool in_a = row[l.a] >= 0, in_b = l.is_wall() ? g.fixed : row[l.b] >= 0;
+    if (!in_a && (l.is_wall() || row[l.b] < 0)) continue;
+    const LinkForce f = evaluate_link(link_ends(sys_, l), l.delta_tau, coefficients(sys_, l));
+    if (in_a && in_b) {
+      out.links.push_back(li), lf.push_back(f);
+      continue;
+    }
+    if (in_a) {
+      load.segment<2>(row[l.a]) += f.force1, load[row[l.a] + 2] += f.torque1 / disks[l.a].r;
+    } else {
+      load.segment<2>(row[l.b]) -= f.force1, load[row[l.b] + 2] += f.torque2 / disks[l.b].r;
+    }
+  }
+  for (int i : g.disks) load.segment<2>(row[i]) += disks[i].m * gravity;
+  // Rigid accelerations under the external load (zero for a fixed QRB); D'Alembert: b = m a - load.
+  Eigen::VectorXd b = -load;
+  if (!g.fixed) {
+    double mass = 0, inertia = 0, spin = 0, t = 0;
+    Vec2 centre = Vec2::Zero(), f = Vec2::Zero();
+    for (int i : g.disks) mass += disks[i].m, centre += disks[i].m * disks[i].x;
+    centre /= mass;
+    for (int i : g.disks) {
+      const Vec2 d = disks[i].x - centre;
+      inertia += disks[i].inertia + disks[i].m * d.squaredNorm();
+      spin += disks[i].inertia * disks[i].omega + disks[i].m * cross(d, disks[i].v);
+      f += load.segment<2>(row[i]);
+      t += load[row[i] + 2] * disks[i].r + cross(d, load.segment<2>(row[i]));
+    }
+    const double omega = spin / inertia, alpha = t / inertia;
+    for (int i : g.disks) {
+      const Vec2 d = disks[i].x - centre;
+      b.segment<2>(row[i]) += disks[i].m * (f / mass + alpha * perp(d) - omega * omega * d);
+      b[row[i] + 2] += disks[i].inertia * alpha / disks[i].r;
+    }
+  }
+  // Unknowns per internal link: the force on end a along eta (u) and tau (w); end b gets the opposite.
+  const int cols = 2 * int(out.links.size());
+  Eigen::SparseMatrix<double> A(rows, cols);
+  std::vector<Eigen::Triplet<double>> trip;
+  Eigen::VectorXd x0(cols);
+  for (int k = 0; k < int(out.links.size()); ++k) {
+    const Link& l = sys_.links()[out.links[k]];
+    const Vec2 eta = lf[k].eta, tau = lf[k].tau;
+    const int ra = row[l.a];
+    trip.emplace_back(ra, 2 * k, eta.x()), trip.emplace_back(ra + 1, 2 * k, eta.y());
+    trip.emplace_back(ra, 2 * k + 1, tau.x()), trip.emplace_back(ra + 1, 2 * k + 1, tau.y());
+    trip.emplace_back(ra + 2, 2 * k + 1, 1.0);  // torque r_a w, row scaled by 1 / r_a
+    if (!l.is_wall()) {
+      const int rb = row[l.b];
+      trip.emplace_back(rb, 2 * k, -eta.x()), trip.emplace_back(rb + 1, 2 * k, -eta.y());
+      trip.emplace_back(rb, 2 * k + 1, -tau.x()), trip.emplace_back(rb + 1, 2 * k + 1, -tau.y());
+      trip.emplace_back(rb + 2, 2 * k + 1, 1.0);
+    }
+    x0[2 * k] = lf[k].force1.dot(eta), x0[2 * k + 1] = lf[k].force1.dot(tau);
+  }
+  A.setFromTriplets(trip.begin(), trip.end());
+  // The frozen springs' forces are one elastic state; the solve finds the least change that balances the
+  // present loads (minimum-norm correction, CG on the normal equations).
+  Eigen::VectorXd x = x0;
+  const Eigen::VectorXd r0 = b - A * x0;
+  if (cols > 0 && r0.norm() > 1e-14 * (b.norm() + 1e-300)) {
+    Eigen::LeastSquaresConjugateGradient<Eigen::SparseMatrix<double>> cg;
+    cg.setTolerance(1e-10);
+    cg.setMaxIterations(std::max(100, 4 * cols));
+    cg.compute(A);
+    x += cg.solve(r0);
+  }
+  const double bn = b.norm();
+  out.residual = bn > 0 ? (A * x - b).norm() / bn : 0.0;
+  for (int k = 0; k < int(out.links.size()); ++k)
+    out.normal.push_back(-x[2 * k]), out.tangential.push_back(x[2 * k + 1]), out.eta.push_back(lf[k].eta);
+  return out;
+}
+
+void QrbDynamics::ungroup(int q) {
+  for (int i : groups_[q].disks) group_of_[i] = -1;
+  groups_.erase(groups_.begin() + q);
+  ++dissolutions_;
+  rebuild_index();
+}
+
+void QrbDynamics::check() {
+  if (!o_.ungroup) return;
+  for (int q = int(groups_.size()) - 1; q >= 0; --q) {
+    const QrbInternalForces f = internal_forces(q);
+    bool breaks = f.residual > o_.residual_tolerance;
+    for (std::size_t k = 0; k < f.links.size() && !breaks; ++k) {
+      const double mu = coefficients(sys_, sys_.links()[f.links[k]]).friction;
+      breaks = f.normal[k] < -o_.tension_tolerance || std::abs(f.tangential[k]) > mu * f.normal[k] + o_.tension_tolerance;
+    }
+    if (breaks) ungroup(q);
+  }
+}
+
+void QrbDynamics::after_step() {
+  ++ticks_;
+  for (int q = int(groups_.size()) - 1; q >= 0; --q)
+    for (int i : groups_[q].disks)
+      if (!sys_.disks()[i].active) {
+        ungroup(q);
+        break;
+      }
+  if (ticks_ % o_.detect_interval == 0) {
+    detect();
+  } else if (ticks_ % o_.check_interval == 0) {
+    check();
+  }
+}
+
+}  // namespace grainlab::mbd

@@ -1,0 +1,149 @@
+// QRBs as rigid bodies in the MBD dynamics (core/mbd/qrb_dynamics): momentum through group, rigid motion and
+// ungroup; a resting QRB on a floor carries its weight through its wall links; a QRB hit hard ungroups.
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <numbers>
+
+#include "core/error.hpp"
+#include "core/mbd/qrb_dynamics.hpp"
+
+using namespace grainlab::mbd;
+
+namespace {
+constexpr double r = 0.01;
+double disk_mass() { return 1190 * std::numbers::pi * r * r; }
+
+struct Momenta {
+  Vec2 p{0, 0};
+  double l = 0;  // about the origin
+};
+Momenta momenta(const MbdSystem& s) {
+  Momenta m;
+  for (const Disk& d : s.disks()) {
+    if (!d.active) continue;
+    m.p += d.m * d.v;
+    m.l += d.inertia * d.omega + d.m * (d.x.x() * d.v.y() - d.x.y() * d.v.x());
+  }
+  return m;
+}
+
+// Two disks on a floor between two walls and one on top, settled until the links are stable. (Without the
+// walls the pyramid's contacts form a four-bar loop with the floor, a mechanism: no QRB.)
+MbdSystem settled_pyramid() {
+  MbdSettings st;
+  MbdSystem s(st);
+  s.add_segment({-1, 0}, {1, 0});  // floor: segment 0
+  s.add_segment({0, 0}, {0, 1});   // side walls two diameters apart, a little less
+  s.add_segment({4 * r - 4e-6, 0}, {4 * r - 4e-6, 1});
+  const double o = 2 * r - 2e-6;   // slight overlaps: linked from the start
+  s.add_disk({r - 1e-6, r}, r, disk_mass());
+  s.add_disk({r - 1e-6 + o, r}, r, disk_mass());
+  s.add_disk({r + 0.5 * o, r + o * std::sqrt(3.0) / 2}, r, disk_mass());
+  s.connect_touching();
+  for (int k = 0; k < 30000; ++k) s.step();
+  return s;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(mbd_qrb_dynamics)
+
+BOOST_AUTO_TEST_CASE(momentum_is_conserved_through_group_rigid_motion_and_ungroup) {
+  MbdSettings st;
+  st.gravity = {0, 0};
+  MbdSystem s(st);
+  const double o = 2 * r - 1e-6;
+  s.add_disk({0, 0}, r, disk_mass(), {0.3, -0.1});
+  s.add_disk({o, 0}, r, disk_mass(), {0.1, 0.2});
+  s.add_disk({0.5 * o, o * std::sqrt(3.0) / 2}, r, disk_mass(), {-0.2, 0.05});
+  s.disks()[1].omega = 4.0;
+  s.connect_touching();
+  QrbDynamicsOptions opt;
+  opt.detect_interval = 1 << 30;  // no template detection: the group is made by hand
+  opt.check_interval = 1 << 30;
+  QrbDynamics q(s, opt);
+  const Momenta before = momenta(s);
+  const double ke_before = s.energy().kinetic, total_before = s.energy().total();
+  q.group({0, 1, 2}, false);
+  const Momenta grouped = momenta(s);
+  BOOST_TEST((grouped.p - before.p).norm() < 1e-15);
+  BOOST_TEST(std::abs(grouped.l - before.l) < 1e-15);
+  BOOST_TEST(s.energy().kinetic < ke_before);                                    // relative motion removed
+  BOOST_TEST(std::abs(s.energy().total() - total_before) < 1e-12 * ke_before);  // and booked as dissipated
+  // Rigid motion: distances between members stay, momenta stay.
+  const double d01 = (s.disks()[0].x - s.disks()[1].x).norm();
+  for (int k = 0; k < 2000; ++k) {
+    s.step();
+    q.after_step();
+  }
+  BOOST_TEST(std::abs((s.disks()[0].x - s.disks()[1].x).norm() - d01) < 1e-9);
+  BOOST_TEST(s.disks()[0].omega == s.disks()[2].omega, boost::test_tools::tolerance(1e-9));
+  const Momenta moved = momenta(s);
+  BOOST_TEST((moved.p - before.p).norm() < 1e-12);
+  BOOST_TEST(std::abs(moved.l - before.l) < 1e-4 * std::abs(before.l));  // Heun's O(h^2) error, no drift term
+  q.ungroup(0);
+  BOOST_TEST(q.groups() == 0);
+  BOOST_TEST(q.dissolutions() == 1);
+  const Momenta after = momenta(s);
+  BOOST_TEST(after.p == moved.p);
+  BOOST_TEST((after.p - before.p).norm() < 1e-12);
+  BOOST_TEST(after.l == moved.l);  // ungroup keeps every velocity
+}
+
+BOOST_AUTO_TEST_CASE(a_resting_qrb_on_a_floor_carries_its_weight) {
+  MbdSystem s = settled_pyramid();
+  QrbDynamics q(s, {});
+  q.detect();
+  BOOST_TEST_REQUIRE(q.groups() == 1);
+  BOOST_TEST(q.fixed_group(0));
+  BOOST_TEST(q.members(0).size() == 3u);
+  const QrbInternalForces f = q.internal_forces(0);
+  BOOST_TEST(f.residual < 1e-8);
+  double carried = 0;  // upward force of the floor and the walls (wall friction holds part) on the disks
+  for (std::size_t k = 0; k < f.links.size(); ++k) {
+    BOOST_TEST(f.normal[k] > 0);
+    const Vec2 eta = f.eta[k], tau(-eta.y(), eta.x());
+    if (s.links()[f.links[k]].is_wall()) carried += (-f.normal[k] * eta + f.tangential[k] * tau).y();
+  }
+  BOOST_TEST(carried == 3 * disk_mass() * 9.8, boost::test_tools::tolerance(1e-6));
+  const Vec2 top = s.disks()[2].x;
+  for (int k = 0; k < 1000; ++k) {
+    s.step();
+    q.after_step();
+  }
+  BOOST_TEST(q.groups() == 1);
+  BOOST_TEST(q.dissolutions() == 0);
+  BOOST_TEST((s.disks()[2].x - top).norm() < 1e-12);
+}
+
+BOOST_AUTO_TEST_CASE(a_qrb_hit_hard_ungroups) {
+  MbdSettings st;
+  st.gravity = {0, 0};
+  MbdSystem s(st);
+  const double o = 2 * r - 1e-6;
+  s.add_disk({0, 0}, r, disk_mass());
+  s.add_disk({o, 0}, r, disk_mass());
+  s.add_disk({0.5 * o, o * std::sqrt(3.0) / 2}, r, disk_mass());
+  s.connect_touching();
+  QrbDynamicsOptions opt;
+  opt.detect_interval = 1 << 30;  // no regrouping after the hit
+  QrbDynamics q(s, opt);
+  q.group({0, 1, 2}, false);
+  for (int k = 0; k < 100; ++k) s.step(), q.after_step();
+  BOOST_TEST_REQUIRE(q.groups() == 1);  // at rest, held by its pre-compressed links
+  s.add_disk({-2 * r - 1e-4, 0}, r, disk_mass(), {3.0, 0});  // a blow on disk 0 along the base
+  for (int k = 0; k < 300 && q.groups() > 0; ++k) s.step(), q.after_step();
+  BOOST_TEST(q.groups() == 0);  // the base link 1-2 must pull to carry disk 2 along: tension
+  BOOST_TEST(q.dissolutions() == 1);
+}
+
+BOOST_AUTO_TEST_CASE(bad_options_are_input_errors) {
+  MbdSystem s{MbdSettings{}};
+  QrbDynamicsOptions opt;
+  opt.detect_interval = 0;
+  BOOST_CHECK_THROW(QrbDynamics(s, opt), grainlab::InputError);
+  QrbDynamics q(s, {});
+  BOOST_CHECK_THROW(q.group({0}, false), grainlab::InputError);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
