@@ -169,6 +169,35 @@ BOOST_AUTO_TEST_CASE(resting_block_merges_and_over_splitting_re_merges_within_te
   BOOST_TEST(s.stats().reduction.level >= 0.9 * h_rest);
 }
 
+// A sensor marks a region that stays refined: particles in it are freed and do not re-merge in the same step
+// (without that rule the freed particles move rigidly with their neighbours through the solve and re-merge).
+BOOST_AUTO_TEST_CASE(particles_in_a_sensor_stay_free_while_the_rest_stays_merged) {
+  World w = paper5_block_world({4, 4, 4});
+  NdemStepper settling(reducing());
+  settle(w, settling, 200);
+  double top = -1e300, bottom = 1e300;
+  for (const Vec3& x : w.particles.position) {
+    top = std::max(top, x.z());
+    bottom = std::min(bottom, x.z());
+  }
+  NdemSettings with_sensor = reducing();
+  ReductionSensor sensor;  // a slab around the top layer's centres
+  sensor.center = Vec3(0, 0, top);
+  sensor.half_extent = Vec3(1, 1, 0.25 * (top - bottom) / 3);
+  with_sensor.reduction.sensors = {sensor};
+  NdemStepper s(with_sensor);
+  for (int k = 0; k < 5; ++k) s.step(w);
+  std::size_t in_sensor = 0, merged_in_sensor = 0;
+  for (std::size_t i = 0; i < w.particles.size(); ++i)
+    if (sensor.contains(w.particles.position[i])) {
+      ++in_sensor;
+      if (w.particles.body[i] >= 0) ++merged_in_sensor;
+    }
+  BOOST_TEST(in_sensor > 0u);
+  BOOST_TEST(merged_in_sensor == 0u);
+  BOOST_TEST(s.stats().reduction.level > 0.3);  // the layers below the sensor stay merged
+}
+
 BOOST_AUTO_TEST_CASE(resting_aggregate_loads_the_floor_with_its_weight) {
   World w = paper5_block_world({3, 3, 3});
   NdemStepper s(reducing());
