@@ -5,15 +5,16 @@
 // Simultaneous events are ordered by a random tie key drawn when they are scheduled (002 l.648).
 //
 // Layout (Rapaport's / DynamO's two-level calendar): every event belongs to the ball that predicted it
-// (Event::a) and sits in that ball's short unsorted list; a binary heap over the balls, keyed by each
-// ball's earliest listed event, gives the next event. The heap has one entry per ball (1000 balls: 16 kB,
-// in L1) instead of one per scheduled event, and a collision drops all events of the ball at once
-// (clear) instead of leaving them in the heap. Events leave in the same (time, tie) order as from a
-// single heap of all events, so results are unchanged. The one event without a ball (the wall law's
-// half-period switch) is held apart.
+// (Event::a) and sits in that ball's short unsorted list; a queue over the balls (ball_queue.hpp), keyed by
+// each ball's earliest listed event, gives the next event. The queue has one entry per ball instead of one
+// per scheduled event, and a collision drops all events of the ball at once (clear) instead of leaving
+// them queued. Events leave in the same (time, tie) order as from a single heap of all events. The one
+// event without a ball (the wall law's half-period switch) is held apart.
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#include "core/edmd/ball_queue.hpp"
 
 namespace grainlab::edmd {
 
@@ -39,9 +40,7 @@ class EventCalendar {
     best_.assign(balls, -1);
     dirty_flag_.assign(balls, 0);
     dirty_.clear();
-    heap_.resize(balls);
-    where_.resize(balls);
-    for (int i = 0; i < balls; ++i) heap_[i] = {never_, 0, i}, where_[i] = i;
+    queue_.reset(balls);
     has_global_ = false;
   }
 
@@ -63,13 +62,14 @@ class EventCalendar {
 
   bool empty() {
     settle();
-    return !has_global_ && (heap_.empty() || best_[heap_[0].ball] < 0);
+    return !has_global_ && queue_.top() < 0;
   }
   /// The earliest event (possibly stale); the calendar must not be empty.
   const Event& top() {
     settle();
-    if (heap_.empty() || best_[heap_[0].ball] < 0) return global_;
-    const Event& e = lists_[heap_[0].ball][best_[heap_[0].ball]];
+    const int ball = queue_.top();
+    if (ball < 0) return global_;
+    const Event& e = lists_[ball][best_[ball]];
     return has_global_ && earlier(global_, e) ? global_ : e;
   }
   /// Removes the event top() returned.
@@ -79,7 +79,7 @@ class EventCalendar {
       has_global_ = false;
       return;
     }
-    const int ball = heap_[0].ball;
+    const int ball = queue_.top();
     std::vector<Event>& list = lists_[ball];
     list[best_[ball]] = list.back();
     list.pop_back();
@@ -87,23 +87,10 @@ class EventCalendar {
   }
 
  private:
-  // A heap slot: a ball and a copy of its earliest event's (time, tie); a ball without events sorts last.
-  struct Slot {
-    double time;
-    std::uint32_t tie;
-    int ball;
-  };
-  static bool before(const Slot& x, const Slot& y) { return x.time < y.time || (x.time == y.time && x.tie < y.tie); }
-  static constexpr double never_ = std::numeric_limits<double>::infinity();
-
   void touch(int ball) {
     if (!dirty_flag_[ball]) dirty_flag_[ball] = 1, dirty_.push_back(ball);
   }
-  void place(int slot, const Slot& s) {
-    heap_[slot] = s;
-    where_[s.ball] = slot;
-  }
-  // Recomputes the earliest event of every touched ball and moves it to its place in the heap.
+  // Recomputes the earliest event of every touched ball and re-keys it in the queue.
   void settle() {
     for (const int ball : dirty_) {
       dirty_flag_[ball] = 0;
@@ -112,32 +99,15 @@ class EventCalendar {
       for (int k = 1; k < static_cast<int>(list.size()); ++k)
         if (earlier(list[k], list[b])) b = k;
       best_[ball] = b;
-      sift(where_[ball], b < 0 ? Slot{never_, 0, ball} : Slot{list[b].time, list[b].tie, ball});
+      if (b < 0) queue_.set(ball, std::numeric_limits<double>::infinity(), 0);
+      else queue_.set(ball, list[b].time, list[b].tie);
     }
     dirty_.clear();
-  }
-  // Puts `s` (a new key for the ball in `slot`) where the heap order wants it.
-  void sift(int slot, const Slot& s) {
-    while (slot > 0 && before(s, heap_[(slot - 1) / 2])) {
-      place(slot, heap_[(slot - 1) / 2]);
-      slot = (slot - 1) / 2;
-    }
-    const int n = static_cast<int>(heap_.size());
-    for (;;) {
-      int child = 2 * slot + 1;
-      if (child >= n) break;
-      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-      if (!before(heap_[child], s)) break;
-      place(slot, heap_[child]);
-      slot = child;
-    }
-    place(slot, s);
   }
 
   std::vector<std::vector<Event>> lists_;  // per ball, unsorted
   std::vector<int> best_;                  // index of the earliest event in the ball's list, -1: none
-  std::vector<Slot> heap_;                 // balls in heap order
-  std::vector<int> where_;                 // each ball's slot in heap_
+  BallQueue queue_;                        // balls by their earliest event
   std::vector<char> dirty_flag_;
   std::vector<int> dirty_;                 // balls whose list changed since the last settle
   Event global_;

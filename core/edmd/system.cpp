@@ -30,29 +30,33 @@ int System::add_ball(const S3& x, const S3& v, double r, double m) {
   const double rho2 = x.x * x.x + x.y * x.y;
   if (rho2 > (cyl_.radius - r) * (cyl_.radius - r) || x.z < r || x.z > cyl_.height - r)
     throw InputError("edmd: ball position outside the cylinder");
+  Flight f;
+  f.x0 = x, f.v0 = v, f.r = r;
+  initial_.push_back(f);
   Ball b;
-  b.x0 = x, b.v0 = v, b.r = r, b.m = m;
+  b.m = m;
   balls_.push_back(b);
   return size() - 1;
 }
 
-S3 System::pos_at(const Ball& b, double t) const {
+S3 System::pos_at(const Flight& b, double t) const {
   const double s = t - b.t0;
   S3 p = b.x0 + b.v0 * s;
   p.z -= 0.5 * set_.gravity * s * s;
   return p;
 }
 
-S3 System::vel_at(const Ball& b, double t) const {
+S3 System::vel_at(const Flight& b, double t) const {
   S3 v = b.v0;
   v.z -= set_.gravity * (t - b.t0);
   return v;
 }
 
-S3 System::position(int i) const { return pos_at(balls_[i], now_); }
-S3 System::velocity(int i) const { return vel_at(balls_[i], now_); }
+S3 System::position(int i) const { return pos_at(flight(i), now_); }
+S3 System::velocity(int i) const { return vel_at(flight(i), now_); }
 
-void System::advance(Ball& b) {
+void System::advance(int i) {
+  Flight& b = flight(i);
   b.x0 = pos_at(b, now_);
   b.v0 = vel_at(b, now_);
   b.t0 = now_;
@@ -60,37 +64,27 @@ void System::advance(Ball& b) {
 
 double System::kinetic_energy() const {
   double e = 0;
-  for (const Ball& b : balls_) e += 0.5 * b.m * vel_at(b, now_).squaredNorm();
+  for (int i = 0; i < size(); ++i) e += 0.5 * balls_[i].m * vel_at(flight(i), now_).squaredNorm();
   return e;
 }
 
 double System::potential_energy() const {
   double e = 0;
-  for (const Ball& b : balls_) e += b.m * set_.gravity * pos_at(b, now_).z;
+  for (int i = 0; i < size(); ++i) e += balls_[i].m * set_.gravity * pos_at(flight(i), now_).z;
   return e;
 }
 
-void System::link(int i) {
-  const int c = cell_index(balls_[i].cell);
-  prev_[i] = -1;
-  next_[i] = head_[c];
-  if (next_[i] >= 0) prev_[next_[i]] = i;
-  head_[c] = i;
-}
-
-void System::unlink(int i) {
-  if (prev_[i] >= 0) next_[prev_[i]] = next_[i];
-  else head_[cell_index(balls_[i].cell)] = next_[i];
-  if (next_[i] >= 0) prev_[next_[i]] = prev_[i];
-  next_[i] = prev_[i] = -1;
+void System::move_to_cell(int i, int axis, int step) {
+  const Flight f = cells_.remove(i, cell_index(balls_[i].cell));
+  balls_[i].cell[axis] += step;
+  cells_.insert(i, cell_index(balls_[i].cell), f);
 }
 
 void System::start(double t0) {
   if (started_) throw InputError("edmd: start called twice");
-  started_ = true;
   now_ = t0;
   double rmax = 0;
-  for (const Ball& b : balls_) rmax = std::max(rmax, b.r);
+  for (const Flight& f : initial_) rmax = std::max(rmax, f.r);
   const double A = cyl_.motion.moving() ? cyl_.motion.amplitude : 0.0;
   const double span[3] = {2 * cyl_.radius, 2 * cyl_.radius, cyl_.height + 2 * A};
   double c = set_.cell_size;
@@ -105,20 +99,20 @@ void System::start(double t0) {
     n_[a] = std::max(1, static_cast<int>(std::floor(span[a] / c)));
     cell_[a] = span[a] / n_[a];
   }
-  head_.assign(static_cast<std::size_t>(n_[0]) * n_[1] * n_[2], -1);
+  cells_.reset(n_[0] * n_[1] * n_[2], size());
   calendar_.reset(size());
-  next_.assign(size(), -1);
-  prev_.assign(size(), -1);
   const double z_offset = cyl_.motion.position(t0);
   for (int i = 0; i < size(); ++i) {
-    Ball& b = balls_[i];
-    b.x0.z += z_offset;
-    b.t0 = t0;
-    const double p[3] = {b.x0.x, b.x0.y, b.x0.z};
+    Flight& f = initial_[i];
+    f.x0.z += z_offset;
+    f.t0 = t0;
+    const double p[3] = {f.x0.x, f.x0.y, f.x0.z};
     for (int a = 0; a < 3; ++a)
-      b.cell[a] = std::clamp(static_cast<int>(std::floor((p[a] - lo_[a]) / cell_[a])), 0, n_[a] - 1);
-    link(i);
+      balls_[i].cell[a] = std::clamp(static_cast<int>(std::floor((p[a] - lo_[a]) / cell_[a])), 0, n_[a] - 1);
+    cells_.insert(i, cell_index(balls_[i].cell), f);
   }
+  initial_.clear();
+  started_ = true;
   half_index_ = cyl_.motion.half_period_index(t0);
   if (cyl_.motion.moving()) {
     Event e;
@@ -159,33 +153,48 @@ void System::predict(int i) {
 }
 
 void System::predict_pairs_in(int i, const int lo[3], const int hi[3], Event& best, bool& have) {
-  const Ball& bi = balls_[i];
-  const S3 pi = pos_at(bi, now_), vi = vel_at(bi, now_);
+  // The slots of every scanned cell first, into one list: a loop per cell would mispredict its exit at
+  // almost every cell (a gas has 0-3 balls per cell), each time discarding the loads in flight.
+  const int capacity = cells_.capacity();
+  scan_.resize(std::size_t(27) * capacity);
+  int n = 0;
   for (int z = lo[2]; z <= hi[2]; ++z)
     for (int y = lo[1]; y <= hi[1]; ++y)
       for (int x = lo[0]; x <= hi[0]; ++x) {
         const int c[3] = {x, y, z};
-        for (int j = head_[cell_index(c)]; j >= 0; j = next_[j]) {
-          if (j == i) continue;
-          const Ball& bj = balls_[j];
-          const S3 dx = pos_at(bj, now_) - pi, dv = vel_at(bj, now_) - vi;
-          const double sigma = bi.r + bj.r, h0 = dx.squaredNorm() - sigma * sigma, w = 2 * dx.dot(dv);
-          if (h0 > 0 && w >= 0) continue;  // apart and separating (approach_root's answer, without its sqrt)
-          const double tau = approach_root(h0, w, 2 * dv.squaredNorm());
-          if (tau == never) continue;
-          Event e;
-          e.time = now_ + tau;
-          e.type = EventType::pair;
-          e.a = i, e.b = j, e.count_a = bi.counter, e.count_b = bj.counter;
-          consider(e, best, have);
-        }
+        const int cell = cell_index(c), first = cells_.first_slot(cell);
+        for (int k = 0; k < capacity; ++k) scan_[n + k] = first + k;  // fixed trip count; only count are kept
+        n += cells_.count(cell);
       }
+  const Flight& fi = cells_[i];
+  const int self = cells_.slot(i);
+  const double now = now_;  // locals: the loop must not reload them after every store it cannot see through
+  const S3 pi = pos_at(fi, now), vi = vel_at(fi, now);
+  for (int k = 0; k < n; ++k) {
+    const int s = scan_[k];
+    const Flight& fj = cells_.record(s);
+    const S3 dx = pos_at(fj, now) - pi, dv = vel_at(fj, now) - vi;
+    const double sigma = fi.r + fj.r, h0 = dx.squaredNorm() - sigma * sigma, w = 2 * dx.dot(dv);
+    const double alpha = 2 * dv.squaredNorm();
+    // approach_root is `never` unless the gap closes (w <= 0) and is closed or has real roots: one
+    // branch, rarely taken in a gas, instead of several unpredictable ones.
+    const bool may_meet = (w <= 0) & ((h0 <= 0) | (w * w - 2 * alpha * h0 > 0)) & (s != self);
+    if (!may_meet) continue;
+    const double tau = approach_root(h0, w, alpha);
+    if (tau == never) continue;
+    const int j = cells_.id(s);
+    Event e;
+    e.time = now + tau;
+    e.type = EventType::pair;
+    e.a = i, e.b = j, e.count_a = balls_[i].counter, e.count_b = balls_[j].counter;
+    consider(e, best, have);
+  }
 }
 
 void System::predict_walls(int i, Event& best, bool& have) {
-  const Ball& b = balls_[i];
-  const S3 p = pos_at(b, now_), v = vel_at(b, now_);
-  const double R = cyl_.radius - b.r;
+  const Flight& f = flight(i);
+  const S3 p = pos_at(f, now_), v = vel_at(f, now_);
+  const double R = cyl_.radius - f.r;
   const double tau = approach_root(R * R - (p.x * p.x + p.y * p.y), -2 * (p.x * v.x + p.y * v.y),
                                    -2 * (v.x * v.x + v.y * v.y));
   if (tau != never) {
@@ -193,48 +202,56 @@ void System::predict_walls(int i, Event& best, bool& have) {
     e.time = now_ + tau;
     e.type = EventType::wall;
     e.detail = side;
-    e.a = i, e.count_a = b.counter;
+    e.a = i, e.count_a = balls_[i].counter;
     consider(e, best, have);
   }
   predict_lids(i, best, have);
 }
 
 void System::predict_lids(int i, Event& best, bool& have) {
-  const Ball& b = balls_[i];
-  const S3 p = pos_at(b, now_), v = vel_at(b, now_);
+  const Flight& f = flight(i);
+  const S3 p = pos_at(f, now_), v = vel_at(f, now_);
   const ShakeLaw& law = cyl_.motion;
   const double zw = law.position(now_), vw = law.velocity(now_), aw = law.acceleration(half_index_);
   const double horizon = law.moving() ? law.half_period_start(half_index_ + 1) - now_ : never;
   const double a_wall = law.moving() ? aw : 0.0;
-  const double taus[2] = {approach_root(p.z - b.r - zw, v.z - vw, -set_.gravity - a_wall),
-                          approach_root(zw + cyl_.height - p.z - b.r, vw - v.z, set_.gravity + a_wall)};
+  const double taus[2] = {approach_root(p.z - f.r - zw, v.z - vw, -set_.gravity - a_wall),
+                          approach_root(zw + cyl_.height - p.z - f.r, vw - v.z, set_.gravity + a_wall)};
   for (int w = 0; w < 2; ++w) {
     if (taus[w] == never || taus[w] > horizon) continue;
     Event e;
     e.time = now_ + taus[w];
     e.type = EventType::wall;
     e.detail = static_cast<std::uint8_t>(w);
-    e.a = i, e.count_a = b.counter, e.count_b = lid_epoch_;
+    e.a = i, e.count_a = balls_[i].counter, e.count_b = lid_epoch_;
     consider(e, best, have);
   }
 }
 
 void System::predict_cell(int i) {
   const Ball& b = balls_[i];
-  const S3 p = pos_at(b, now_), v = vel_at(b, now_);
+  const S3 p = pos_at(flight(i), now_), v = vel_at(flight(i), now_);
   const double pp[3] = {p.x, p.y, p.z}, vv[3] = {v.x, v.y, v.z};
   const double acc[3] = {0, 0, -set_.gravity};
   Event e;
   e.time = never;
   for (int a = 0; a < 3; ++a) {
-    if (b.cell[a] + 1 < n_[a]) {
-      const double face = lo_[a] + (b.cell[a] + 1) * cell_[a];
-      const double tau = approach_root(face - pp[a], -vv[a], -acc[a]);
+    const double upper = lo_[a] + (b.cell[a] + 1) * cell_[a], lower = lo_[a] + b.cell[a] * cell_[a];
+    const bool has_upper = b.cell[a] + 1 < n_[a], has_lower = b.cell[a] > 0;
+    if (acc[a] == 0) {  // straight flight: only the face ahead is reached (approach_root's linear case)
+      double tau = never;
+      std::uint8_t face = 0;
+      if (vv[a] > 0 && has_upper) tau = upper - pp[a] <= 0 ? 0.0 : (upper - pp[a]) / vv[a], face = 1;
+      else if (vv[a] < 0 && has_lower) tau = pp[a] - lower <= 0 ? 0.0 : -(pp[a] - lower) / vv[a];
+      if (now_ + tau < e.time) e.time = now_ + tau, e.detail = static_cast<std::uint8_t>(2 * a + face);
+      continue;
+    }
+    if (has_upper) {
+      const double tau = approach_root(upper - pp[a], -vv[a], -acc[a]);
       if (now_ + tau < e.time) e.time = now_ + tau, e.detail = static_cast<std::uint8_t>(2 * a + 1);
     }
-    if (b.cell[a] > 0) {
-      const double face = lo_[a] + b.cell[a] * cell_[a];
-      const double tau = approach_root(pp[a] - face, vv[a], acc[a]);
+    if (has_lower) {
+      const double tau = approach_root(pp[a] - lower, vv[a], acc[a]);
       if (now_ + tau < e.time) e.time = now_ + tau, e.detail = static_cast<std::uint8_t>(2 * a);
     }
   }
@@ -299,11 +316,13 @@ void System::run_until(double t) {
 void System::do_pair(const Event& e) {
   Ball& a = balls_[e.a];
   Ball& b = balls_[e.b];
-  advance(a);
-  advance(b);
-  S3 n = b.x0 - a.x0;
+  Flight& fa = flight(e.a);
+  Flight& fb = flight(e.b);
+  advance(e.a);
+  advance(e.b);
+  S3 n = fb.x0 - fa.x0;
   n = n / n.norm();
-  const double v10 = a.v0.dot(n), v20 = b.v0.dot(n);
+  const double v10 = fa.v0.dot(n), v20 = fb.v0.dot(n);
   if (v20 - v10 >= 0) {  // rounding made a grazing pair separate: no impulse, just re-predict
     bump(e.a), bump(e.b);
     predict(e.a);
@@ -312,8 +331,8 @@ void System::do_pair(const Event& e) {
   }
   const bool tc = set_.tc > 0 && (now_ - a.last_collision < set_.tc || now_ - b.last_collision < set_.tc);
   const PairOutcome o = pair_collision(a.m, b.m, v10, v20, tc ? 1.0 : set_.restitution_pair);
-  a.v0 += (o.v1 - v10) * n;
-  b.v0 += (o.v2 - v20) * n;
+  fa.v0 += (o.v1 - v10) * n;
+  fb.v0 += (o.v2 - v20) * n;
   a.last_collision = b.last_collision = now_;
   bump(e.a), bump(e.b);
   ++tally_.pair;
@@ -325,7 +344,8 @@ void System::do_pair(const Event& e) {
 
 void System::do_wall(const Event& e) {
   Ball& a = balls_[e.a];
-  advance(a);
+  Flight& fa = flight(e.a);
+  advance(e.a);
   S3 n;
   double v20 = 0;
   if (e.detail == bottom) {
@@ -335,10 +355,10 @@ void System::do_wall(const Event& e) {
     n = S3(0, 0, -1);
     v20 = -cyl_.motion.velocity(now_);
   } else {
-    n = S3(-a.x0.x, -a.x0.y, 0);
+    n = S3(-fa.x0.x, -fa.x0.y, 0);
     n = n / n.norm();
   }
-  const double v10 = a.v0.dot(n);
+  const double v10 = fa.v0.dot(n);
   if (v20 - v10 <= 0) {  // already separating (rounding): an impulse would push the ball into the wall
     bump(e.a);
     predict(e.a);
@@ -346,7 +366,7 @@ void System::do_wall(const Event& e) {
   }
   const bool tc = set_.tc > 0 && now_ - a.last_collision < set_.tc;
   const WallOutcome o = wall_collision(a.m, v10, v20, tc ? 1.0 : set_.restitution_wall);
-  a.v0 += (o.v1 - v10) * n;
+  fa.v0 += (o.v1 - v10) * n;
   a.last_collision = now_;
   bump(e.a);
   ++tally_.wall[e.detail];
@@ -363,9 +383,7 @@ void System::do_cell(const Event& e) {
   const int i = e.a;
   Ball& b = balls_[i];
   const int axis = e.detail / 2, step = (e.detail % 2) ? 1 : -1;
-  unlink(i);
-  b.cell[axis] += step;
-  link(i);
+  move_to_cell(i, axis, step);
   // Newly adjacent cells: the far slab along the crossing axis.
   const int slab = b.cell[axis] + step;
   if (slab >= 0 && slab < n_[axis]) {

@@ -13,6 +13,7 @@
 #include <random>
 #include <vector>
 
+#include "core/edmd/cell_store.hpp"
 #include "core/edmd/event_queue.hpp"
 #include "core/edmd/shake_law.hpp"
 #include "core/edmd/stall_guard.hpp"
@@ -74,7 +75,7 @@ class System {
   int size() const { return static_cast<int>(balls_.size()); }
   S3 position(int i) const;
   S3 velocity(int i) const;
-  double radius(int i) const { return balls_[i].r; }
+  double radius(int i) const { return flight(i).r; }
   double mass(int i) const { return balls_[i].m; }
   double kinetic_energy() const;
   double potential_energy() const;  ///< sum m g z
@@ -85,21 +86,24 @@ class System {
   std::function<void(const CollisionRecord&)> on_collision;
 
  private:
-  // What a pair prediction reads of a neighbour fills the first cache line.
-  struct alignas(64) Ball {
+  // What a pair prediction reads of a neighbour: one cache line, kept in its cell (cell_store.hpp).
+  struct alignas(64) Flight {
     S3 x0, v0;  // state at t0
     double t0 = 0, r = 0;
+  };
+  struct Ball {
     double m = 0, last_collision = -1e300;
     std::uint32_t counter = 0;
     int cell[3] = {0, 0, 0};
   };
 
-  S3 pos_at(const Ball& b, double t) const;
-  S3 vel_at(const Ball& b, double t) const;
-  void advance(Ball& b);  // reference state to now_
+  const Flight& flight(int i) const { return started_ ? cells_[i] : initial_[i]; }
+  Flight& flight(int i) { return started_ ? cells_[i] : initial_[i]; }
+  S3 pos_at(const Flight& f, double t) const;
+  S3 vel_at(const Flight& f, double t) const;
+  void advance(int i);  // reference state to now_
   int cell_index(const int c[3]) const { return (c[2] * n_[1] + c[1]) * n_[0] + c[0]; }
-  void link(int i);
-  void unlink(int i);
+  void move_to_cell(int i, int axis, int step);  // one cell along `axis`, step = +-1
 
   void predict(int i);                        // all events of ball i
   void predict_pairs_in(int i, const int lo[3], const int hi[3], Event& best, bool& have);
@@ -120,8 +124,9 @@ class System {
   Cylinder cyl_;
   Settings set_;
   std::vector<Ball> balls_;
-  std::vector<int> head_;
-  std::vector<int> next_, prev_;  // per ball: the cell's list (apart from Ball: the scan loop reads next_ only)
+  std::vector<Flight> initial_;  // the balls' flights until start() files them into cells_
+  CellStore<Flight> cells_;
+  std::vector<int> scan_;  // slots of the cells predict_pairs_in scans
   int n_[3] = {1, 1, 1};
   double lo_[3] = {0, 0, 0}, cell_[3] = {1, 1, 1};
   EventCalendar calendar_;

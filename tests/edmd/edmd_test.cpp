@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "core/edmd/cell_store.hpp"
 #include "core/edmd/collision_law.hpp"
 #include "core/edmd/contact_time.hpp"
 #include "core/edmd/event_queue.hpp"
@@ -93,6 +94,34 @@ BOOST_AUTO_TEST_CASE(calendar_pops_in_time_then_tie_order) {
     }
   }
   BOOST_CHECK(popped > 5000);
+}
+
+// The cell store keeps every ball's record, reachable by ball and by scanning its cell, through moves
+// and capacity growth (random moves among few cells so that cells overflow their first capacity).
+BOOST_AUTO_TEST_CASE(cell_store_keeps_records_through_moves_and_growth) {
+  std::mt19937_64 rng(5);
+  const int cells = 6, balls = 60;
+  CellStore<double> store;
+  store.reset(cells, balls);
+  std::vector<int> cell_of(balls);
+  for (int b = 0; b < balls; ++b) store.insert(b, cell_of[b] = b % cells, 100.0 + b);
+  for (int step = 0; step < 5000; ++step) {
+    const int b = static_cast<int>(rng() % balls), to = static_cast<int>(rng() % 2);  // crowd cells 0 and 1
+    const double r = store.remove(b, cell_of[b]);
+    BOOST_REQUIRE_EQUAL(r, 100.0 + b);
+    store.insert(b, cell_of[b] = to, r);
+  }
+  std::vector<int> seen(balls, 0);
+  for (int c = 0; c < cells; ++c)
+    for (int s = store.first_slot(c); s < store.first_slot(c) + store.count(c); ++s) {
+      const int b = store.id(s);
+      BOOST_REQUIRE_EQUAL(cell_of[b], c);
+      BOOST_REQUIRE_EQUAL(store.slot(b), s);
+      BOOST_REQUIRE_EQUAL(store.record(s), 100.0 + b);
+      ++seen[b];
+    }
+  BOOST_CHECK(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
+  BOOST_CHECK(store.capacity() >= 32);  // it grew
 }
 
 BOOST_AUTO_TEST_CASE(collision_laws_conserve_and_dissipate) {
