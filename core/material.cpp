@@ -25,6 +25,37 @@ void Material::validate() const {
     fail("twisting_factor", twisting_factor, "must be in [0, 1]");
 }
 
+void PairOverrides::set(int a, int b, const PairOverride& o) {
+  if (a < 0 || b < 0) throw InputError(fmt::format("pair override: material indices {} and {} must be >= 0", a, b));
+  auto check = [&](const char* key, const std::optional<double>& v, bool at_most_one) {
+    if (v && (!std::isfinite(*v) || *v < 0 || (at_most_one && *v > 1)))
+      throw InputError(fmt::format("pair override of materials {} and {}: {} = {} is invalid ({})", a, b, key, *v,
+                                   at_most_one ? "must be in [0, 1]" : "must be >= 0"));
+  };
+  check("restitution", o.restitution, true);
+  check("friction", o.friction, false);
+  check("rolling_friction", o.rolling_friction, false);
+  check("twisting_factor", o.twisting_factor, true);
+  table_[{std::min(a, b), std::max(a, b)}] = o;
+  ++revision_;
+}
+
+const PairOverride* PairOverrides::find(int a, int b) const {
+  if (table_.empty()) return nullptr;
+  const auto it = table_.find({std::min(a, b), std::max(a, b)});
+  return it == table_.end() ? nullptr : &it->second;
+}
+
+MaterialPair mix(const Material& a, const Material& b, const PairOverride* o) {
+  MaterialPair p = mix(a, b);
+  if (!o) return p;
+  p.restitution = o->restitution.value_or(p.restitution);
+  p.friction = o->friction.value_or(p.friction);
+  p.rolling_friction = o->rolling_friction.value_or(p.rolling_friction);
+  p.twisting_factor = o->twisting_factor.value_or(p.twisting_factor);
+  return p;
+}
+
 MaterialPair mix(const Material& a, const Material& b) {
   const double inv_e = (1 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus +
                        (1 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus;

@@ -33,6 +33,7 @@ class World {
  public:
   ParticleStore particles;
   MaterialTable materials;
+  PairOverrides pair_overrides;  ///< per material pair: restitution, friction, ... instead of the mixing rule
   std::vector<Wall> walls;
   std::vector<RigidBody> bodies;  ///< rigid bodies: aggregates and dynamic walls (core/bodies.hpp)
   ContactDetector detector;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <variant>
 
 #include <fmt/format.h>
@@ -104,6 +105,7 @@ struct DetectorMirror {
 struct WorldMirror {
   ParticleStore a;
   MaterialTable b;
+  PairOverrides pair;  // the PAIR section
   std::vector<Wall> c;
   std::vector<RigidBody> bodies;
   std::vector<Contact> d;
@@ -126,6 +128,7 @@ static_assert(sizeof(CollisionSettings) == sizeof(double) * 3 + 8, "CollisionSet
 static_assert(sizeof(Gravity) == sizeof(double) * 5, "Gravity changed: update gravity_fields");
 static_assert(sizeof(StageTimers) == sizeof(double) * 6, "StageTimers changed: update timer_fields");
 static_assert(sizeof(CollisionStats) == 24, "CollisionStats changed: update stats_fields");
+static_assert(sizeof(PairOverride) == 4 * sizeof(std::optional<double>), "PairOverride changed: update the PAIR section and checkpoint_version");
 static_assert(sizeof(World) == sizeof(WorldMirror), "World changed: save the new member in checkpoint_bytes/world_from_checkpoint");
 
 // ---- Member lists (S is the struct or const struct; F is a ByteWriter or ByteReader).
@@ -244,6 +247,16 @@ std::string checkpoint_bytes(const World& world) {
   out.tag("MATL");
   out(std::uint64_t(world.materials.size()));
   for (const Material& m : world.materials) material_fields(m, out);
+  out.tag("PAIR");
+  out(std::uint64_t(world.pair_overrides.all().size()));
+  for (const auto& [key, o] : world.pair_overrides.all()) {
+    out(std::int32_t(key.first));
+    out(std::int32_t(key.second));
+    for (const std::optional<double>* v : {&o.restitution, &o.friction, &o.rolling_friction, &o.twisting_factor}) {
+      out(std::uint8_t(v->has_value()));
+      out(v->value_or(0.0));
+    }
+  }
   out.tag("WALL");
   out(std::uint64_t(world.walls.size()));
   for (const Wall& w : world.walls) {
@@ -327,6 +340,25 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
   in.tag("MATL");
   world.materials.resize(count("material", 8));
   for (Material& m : world.materials) material_fields(m, in);
+  in.tag("PAIR");
+  world.pair_overrides = PairOverrides{};
+  for (std::size_t k = count("pair override", 44); k > 0; --k) {
+    std::int32_t a = 0, b = 0;
+    in(a);
+    in(b);
+    PairOverride o;
+    for (std::optional<double>* v : {&o.restitution, &o.friction, &o.rolling_friction, &o.twisting_factor}) {
+      std::uint8_t has = 0;
+      double value = 0;
+      in(has);
+      in(value);
+      if (has) *v = value;
+    }
+    if (a < 0 || b < 0 || std::size_t(a) >= world.materials.size() || std::size_t(b) >= world.materials.size())
+      in.fail(fmt::format("pair override of materials {} and {}: no such material ({} materials)", a, b,
+                          world.materials.size()));
+    world.pair_overrides.set(a, b, o);  // validates the values, as for a world built in code
+  }
   in.tag("WALL");
   world.walls.resize(count("wall", 8));
   for (Wall& w : world.walls) {

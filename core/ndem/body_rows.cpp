@@ -201,10 +201,9 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
                 -n.dot(W.angular_velocity)};
     }
     // Material parameters, exactly as the sphere rows.
-    const Material& ma = world.materials[P.material[std::size_t(c.a)]];
-    const Material& mb = wall ? world.materials[world.walls[std::size_t(c.wall_index())].material]
-                              : world.materials[P.material[std::size_t(c.b)]];
-    const MaterialPair mp = mix(ma, mb);
+    const int ia = int(P.material[std::size_t(c.a)]);
+    const int ib = int(wall ? world.walls[std::size_t(c.wall_index())].material : P.material[std::size_t(c.b)]);
+    const MaterialPair mp = mix(world.materials[ia], world.materials[ib], world.pair_overrides.find(ia, ib));
     const double rstar = c.effective_radius;
     const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
     const double delta = c.overlap;

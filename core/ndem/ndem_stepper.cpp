@@ -168,9 +168,8 @@ void NdemStepper::setup(World& world) {
       R.cb_t1[i].setZero();
       R.cb_t2[i].setZero();
     }
-    const Material& ma = world.materials[P.material[a]];
-    const Material& mb = wall ? world.materials[world.walls[c.wall_index()].material] : world.materials[P.material[c.b]];
-    const MaterialPair mp = mix(ma, mb);
+    const int ia = int(P.material[a]), ib = int(wall ? world.walls[c.wall_index()].material : P.material[c.b]);
+    const MaterialPair mp = mix(world.materials[ia], world.materials[ib], world.pair_overrides.find(ia, ib));
     const double rstar = c.effective_radius;
     const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
     const double delta = c.overlap;

@@ -61,8 +61,9 @@ void SdemSettings::validate() const {
     fail("max_overlap_ratio", max_overlap_ratio, "must be > 0");
 }
 
-SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b, const SdemSettings& s) {
-  const MaterialPair pair = mix(a, b);
+SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b, const SdemSettings& s,
+                                            const PairOverride* override_values) {
+  const MaterialPair pair = mix(a, b, override_values);
   const double g_star = 1.0 / ((2 - a.poisson_ratio) / shear_modulus(a) + (2 - b.poisson_ratio) / shear_modulus(b));
   SdemPairCoefficients c;
   c.friction = pair.friction;
@@ -114,12 +115,15 @@ SdemStepper::SdemStepper(const SdemSettings& settings) : settings_(settings) { s
 
 void SdemStepper::prepare(const World& world) {
   const std::size_t n = world.materials.size();
-  if (n == material_count_ && pair_table_.size() == n * n) return;
+  if (n == material_count_ && pair_table_.size() == n * n && world.pair_overrides.revision() == overrides_revision_)
+    return;
   pair_table_.resize(n * n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j)
-      pair_table_[i * n + j] = sdem_pair_coefficients(world.materials[i], world.materials[j], settings_);
+      pair_table_[i * n + j] = sdem_pair_coefficients(world.materials[i], world.materials[j], settings_,
+                                                      world.pair_overrides.find(int(i), int(j)));
   material_count_ = n;
+  overrides_revision_ = world.pair_overrides.revision();
   adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
 }
 

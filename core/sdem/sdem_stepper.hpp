@@ -98,8 +98,9 @@ struct SdemPairCoefficients {
   double kr_factor = 1;           ///< k_r = kr_factor k_t R*^2
 };
 
-/// The pair coefficients for two materials under `settings`.
-SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b, const SdemSettings& settings);
+/// The pair coefficients for two materials under `settings`, with the pair's override if any.
+SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b, const SdemSettings& settings,
+                                            const PairOverride* override_values = nullptr);
 
 /// Elastic Hertz contact time of two bodies (or a body against a wall: pass a wall material and
 /// radius_b <= 0) at approach speed v; choose dt as a small fraction of it (<= t_c/50 for 1 % accuracy).
@@ -178,8 +179,8 @@ class SdemStepper : public Stepper {
   void step(World& world) override;
   const SdemSettings& settings() const { return settings_; }
   /// Re-reads the materials, masses and radii at the next step (the pair table is otherwise built once,
-  /// and again only when the number of materials changes; the per-candidate constants at each
-  /// candidate-list rebuild).
+  /// and again only when the number of materials or the pair overrides change; the per-candidate constants
+  /// at each candidate-list rebuild).
   void refresh_materials() {
     material_count_ = 0;
     pair_table_.clear();
@@ -264,6 +265,7 @@ class SdemStepper : public Stepper {
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
+  std::uint64_t overrides_revision_ = 0;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
   std::size_t max_species_ = 16;
   std::vector<std::int32_t> pair_index_;  ///< a, b of pair candidate k at 2k, 2k + 1 (rebuilt with the adjacency)
