@@ -93,6 +93,7 @@ Experiment make(bool with_qrb) {
         {"qrb_detect_interval", ParamType::integer, "-", std::int64_t(100), 1.0, 1e9, "ticks between FindQRBs runs"},
         {"qrb_check_interval", ParamType::integer, "-", std::int64_t(10), 1.0, 1e9, "ticks between internal-force solves (ungroup tests)"},
         {"qrb_book_projection", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "book the kinetic energy lost when a QRB's velocities are made rigid as dissipated; 'no' is a deliberate error (perturbation)", {"yes", "no"}},
+        {"qrb_internal_forces", ParamType::text, "", std::string("cg"), std::nullopt, std::nullopt, "a QRB's internal link forces: the thesis's stiffness solve (002 l.2503-2606) by Jacobi-PCG or sparse Cholesky, or the minimum-norm least-squares force balance (the earlier reading)", {"cg", "cholesky", "least_squares"}},
         {"qrb_ungroup", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "ungroup on tension, slip or unbalanced load; 'no' is a deliberately wrong reading (perturbation)", {"yes", "no"}},
     });
   e.run = [with_qrb](const Parameters& p, RunContext& ctx) {
@@ -135,6 +136,10 @@ Experiment make(bool with_qrb) {
       qo.check_interval = int(p.integer("qrb_check_interval"));
       qo.ungroup = p.text("qrb_ungroup") == "yes";
       qo.book_projection = p.text("qrb_book_projection") == "yes";
+      const std::string method = p.text("qrb_internal_forces");
+      qo.internal_forces = method == "least_squares" ? QrbForceMethod::least_squares
+                           : method == "cholesky"    ? QrbForceMethod::cholesky
+                                                     : QrbForceMethod::conjugate_gradient;
       qrb = std::make_unique<QrbDynamics>(sys, qo);
       qrb->detect();  // the settled fill, with the slot open
       qrb->check();

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/mbd/hgraph.hpp"
+#include "core/mbd/qrb_stiffness.hpp"
 #include "core/mbd/qrb_templates.hpp"
 
 namespace grainlab::mbd {
@@ -32,6 +33,46 @@ LinkEnds link_ends(const MbdSystem& s, const Link& l) {
 
 const LinkCoefficients& coefficients(const MbdSystem& s, const Link& l) {
   return l.is_wall() ? s.settings().wall_link : s.settings().disk_link;
+}
+
+// The earlier force-only reading (option least_squares): the minimum-norm least-squares correction
+// (Eigen LSCG on the normal equations) of the frozen springs' forces that balances b, the members' m a -
+// external load (3 rows per member at row[disk]: force, torque / r).
+void least_squares_forces(const MbdSystem& s, const std::vector<int>& row, const std::vector<LinkForce>& lf,
+                          const Eigen::VectorXd& b, QrbInternalForces& out) {
+  // Unknowns per internal link: the force on end a along eta (u) and tau (w); end b gets the opposite.
+  const int cols = 2 * int(out.links.size());
+  Eigen::SparseMatrix<double> A(b.size(), cols);
+  std::vector<Eigen::Triplet<double>> trip;
+  Eigen::VectorXd x0(cols);
+  for (int k = 0; k < int(out.links.size()); ++k) {
+    const Link& l = s.links()[out.links[k]];
+    const Vec2 eta = lf[k].eta, tau = lf[k].tau;
+    const int ra = row[l.a];
+    trip.emplace_back(ra, 2 * k, eta.x()), trip.emplace_back(ra + 1, 2 * k, eta.y());
+    trip.emplace_back(ra, 2 * k + 1, tau.x()), trip.emplace_back(ra + 1, 2 * k + 1, tau.y());
+    trip.emplace_back(ra + 2, 2 * k + 1, 1.0);  // torque r_a w, row scaled by 1 / r_a
+    if (!l.is_wall()) {
+      const int rb = row[l.b];
+      trip.emplace_back(rb, 2 * k, -eta.x()), trip.emplace_back(rb + 1, 2 * k, -eta.y());
+      trip.emplace_back(rb, 2 * k + 1, -tau.x()), trip.emplace_back(rb + 1, 2 * k + 1, -tau.y());
+      trip.emplace_back(rb + 2, 2 * k + 1, 1.0);
+    }
+    x0[2 * k] = lf[k].force1.dot(eta), x0[2 * k + 1] = lf[k].force1.dot(tau);
+  }
+  A.setFromTriplets(trip.begin(), trip.end());
+  Eigen::VectorXd x = x0;
+  const Eigen::VectorXd r0 = b - A * x0;
+  if (cols > 0 && r0.norm() > 1e-14 * (b.norm() + 1e-300)) {
+    Eigen::LeastSquaresConjugateGradient<Eigen::SparseMatrix<double>> cg;
+    cg.setTolerance(1e-10);
+    cg.setMaxIterations(std::max(100, 4 * cols));
+    cg.compute(A);
+    x += cg.solve(r0);
+  }
+  const double bn = b.norm();
+  out.residual = bn > 0 ? (A * x - b).norm() / bn : 0.0;
+  for (int k = 0; k < int(out.links.size()); ++k) out.normal.push_back(-x[2 * k]), out.tangential.push_back(x[2 * k + 1]);
 }
 
 }  // namespace
@@ -108,7 +149,7 @@ void QrbDynamics::detect() {
     if (atom[i] == no_node) continue;
     const int q = outermost_qrb(g, container, atom[i], is_qrb);
     if (q == no_node) continue;
-    if (index[q] < 0) index[q] = int(groups_.size()), groups_.push_back({{}, g.fixed(q)});
+    if (index[q] < 0) index[q] = int(groups_.size()), groups_.push_back({{}, g.fixed(q), {}});
     groups_[index[q]].disks.push_back(i);
   }
   std::erase_if(groups_, [](const Group& gr) { return !gr.fixed && gr.disks.size() < 2; });
@@ -122,7 +163,7 @@ int QrbDynamics::group(const std::vector<int>& disks, bool fixed) {
   for (int i : disks)
     if (i < 0 || i >= int(sys_.disks().size()) || !sys_.disks()[i].active || group_of(i) >= 0)
       throw InputError(fmt::format("QRB: disk {} is not an active disk outside every QRB", i));
-  groups_.push_back({disks, fixed});
+  groups_.push_back({disks, fixed, {}});
   project(groups_.back());
   ++groupings_;
   rebuild_index();
@@ -171,7 +212,7 @@ void QrbDynamics::hook(const Cluster& c, const StageState& st, std::vector<Vec2>
   for (int q : touched_) load_[q] = RigidLoad{};
 }
 
-QrbInternalForces QrbDynamics::internal_forces(int q) const {
+QrbInternalForces QrbDynamics::solve_internal_forces(int q, QrbForceMethod method, Eigen::VectorXd* warm) const {
   const Group& g = groups_.at(q);
   const auto& disks = sys_.disks();
   const Vec2 gravity = sys_.settings().gravity;
@@ -219,42 +260,29 @@ QrbInternalForces QrbDynamics::internal_forces(int q) const {
       b[row[i] + 2] += disks[i].inertia * alpha / disks[i].r;
     }
   }
-  // Unknowns per internal link: the force on end a along eta (u) and tau (w); end b gets the opposite.
-  const int cols = 2 * int(out.links.size());
-  Eigen::SparseMatrix<double> A(rows, cols);
-  std::vector<Eigen::Triplet<double>> trip;
-  Eigen::VectorXd x0(cols);
+  for (const LinkForce& f : lf) out.eta.push_back(f.eta);
+  if (method == QrbForceMethod::least_squares) {
+    least_squares_forces(sys_, row, lf, b, out);
+    return out;
+  }
+  // The thesis's stiffness solve: K d = load - m a_rigid = -b (002 l.2503-2606, qrb_stiffness.hpp).
+  QrbStiffnessProblem p;
+  p.members = int(g.disks.size());
+  p.load = -b;
+  p.grounded = g.fixed ? -1 : 0;  // a free QRB grounded at its first member (l.2600-2604)
   for (int k = 0; k < int(out.links.size()); ++k) {
     const Link& l = sys_.links()[out.links[k]];
-    const Vec2 eta = lf[k].eta, tau = lf[k].tau;
-    const int ra = row[l.a];
-    trip.emplace_back(ra, 2 * k, eta.x()), trip.emplace_back(ra + 1, 2 * k, eta.y());
-    trip.emplace_back(ra, 2 * k + 1, tau.x()), trip.emplace_back(ra + 1, 2 * k + 1, tau.y());
-    trip.emplace_back(ra + 2, 2 * k + 1, 1.0);  // torque r_a w, row scaled by 1 / r_a
-    if (!l.is_wall()) {
-      const int rb = row[l.b];
-      trip.emplace_back(rb, 2 * k, -eta.x()), trip.emplace_back(rb + 1, 2 * k, -eta.y());
-      trip.emplace_back(rb, 2 * k + 1, -tau.x()), trip.emplace_back(rb + 1, 2 * k + 1, -tau.y());
-      trip.emplace_back(rb + 2, 2 * k + 1, 1.0);
-    }
-    x0[2 * k] = lf[k].force1.dot(eta), x0[2 * k + 1] = lf[k].force1.dot(tau);
+    const LinkCoefficients& c = coefficients(sys_, l);
+    const double n0 = o_.spring_prestress ? lf[k].normal : 0.0, t0 = o_.spring_prestress ? lf[k].tangential : 0.0;
+    p.springs.push_back({row[l.a] / 3, l.is_wall() ? -1 : row[l.b] / 3, lf[k].eta, c.k_normal, c.k_tangential, n0, t0});
   }
-  A.setFromTriplets(trip.begin(), trip.end());
-  // The frozen springs' forces are one elastic state; the solve finds the least change that balances the
-  // present loads (minimum-norm correction, CG on the normal equations).
-  Eigen::VectorXd x = x0;
-  const Eigen::VectorXd r0 = b - A * x0;
-  if (cols > 0 && r0.norm() > 1e-14 * (b.norm() + 1e-300)) {
-    Eigen::LeastSquaresConjugateGradient<Eigen::SparseMatrix<double>> cg;
-    cg.setTolerance(1e-10);
-    cg.setMaxIterations(std::max(100, 4 * cols));
-    cg.compute(A);
-    x += cg.solve(r0);
-  }
-  const double bn = b.norm();
-  out.residual = bn > 0 ? (A * x - b).norm() / bn : 0.0;
-  for (int k = 0; k < int(out.links.size()); ++k)
-    out.normal.push_back(-x[2 * k]), out.tangential.push_back(x[2 * k + 1]), out.eta.push_back(lf[k].eta);
+  const bool by_cg = method == QrbForceMethod::conjugate_gradient;
+  const bool warm_fits = warm && warm->size() == p.load.size();
+  const QrbStiffnessSolution sol = solve_qrb_stiffness(p, by_cg ? QrbForceSolver::conjugate_gradient : QrbForceSolver::cholesky,
+                                                       o_.cg_tolerance, 0, warm_fits ? *warm : Eigen::VectorXd());
+  if (warm) *warm = sol.displacement;
+  out.normal = sol.normal, out.tangential = sol.tangential;
+  out.residual = sol.residual, out.iterations = sol.iterations;
   return out;
 }
 
@@ -268,7 +296,7 @@ void QrbDynamics::ungroup(int q) {
 void QrbDynamics::check() {
   if (!o_.ungroup) return;
   for (int q = int(groups_.size()) - 1; q >= 0; --q) {
-    const QrbInternalForces f = internal_forces(q);
+    const QrbInternalForces f = solve_internal_forces(q, o_.internal_forces, &groups_[q].displacement);
     bool breaks = f.residual > o_.residual_tolerance;
     for (std::size_t k = 0; k < f.links.size() && !breaks; ++k) {
       const double mu = coefficients(sys_, sys_.links()[f.links[k]]).friction;

@@ -6,19 +6,31 @@
 // of the group (mass M, centre X, I = sum(m r^2/2 + m |x - X|^2)). A fixed QRB (one holding a wall) is at
 // rest. At grouping the members' velocities are projected onto one rigid motion conserving linear and
 // angular momentum; the kinetic energy of the relative motion is booked as dissipated.
-// Internal link forces (for the ungroup test) are the minimum-norm least-squares solution, by conjugate
-// gradients (Eigen LSCG), of the members' equations of motion: sum of internal link forces on a member =
-// m a_rigid - external load (D'Alembert), torques likewise; a fixed QRB's wall links take the reaction.
-// This replaces the thesis's RIMA/CG stiffness solve (002 l.2503-2606) by a force-only solve. A QRB is
-// dissolved (all its members become free; the next detection regroups what is still stable) when an
-// internal link would be tensile or slip (|s_tau| > mu s_eta), when the solve cannot balance the loads
-// (residual > `residual_tolerance` of the load: e.g. its wall link was removed), or when a member was
-// deleted. Dissolving the outermost QRB is a simplification of Ungroup up the owner chain.
+// Internal link forces (for the ungroup test) by default as the thesis computes them (Sec. 5.7.7-5.7.8,
+// 002 l.2503-2606; core/mbd/qrb_stiffness.hpp): the QRB's links as normal and tangential springs (the
+// link law's K_eta, K_tau; dofs x, y, r phi), loaded per member by the external load minus m a_rigid and,
+// for the torque, minus I alpha (D'Alembert with the centrifugal term, l.2589-2591); a free QRB grounded at
+// one member (l.2596-2604), a fixed one held by its wall links; the links' present spring forces are the
+// prestress the solve starts from (the Ch. 4 device for stress a link already holds, Eq. 4.35, l.1322-1324:
+// the QRB's springs are compressed when it forms, and K^{-1} F alone would read a squeezed link as
+// tensile); K d = F + prestress pairs solved by the thesis's
+// Jacobi-preconditioned CG (Eq. 5.25, warm-started from the QRB's previous solution, l.2516) or by a sparse
+// Cholesky; stress = spring x relative displacement. `internal_forces = least_squares` keeps the earlier
+// force-only reading: the minimum-norm least-squares correction (Eigen LSCG) of the frozen spring forces
+// that balances the same loads. A QRB is dissolved (all its members become free; the next detection
+// regroups what is still stable) when an internal link would be tensile or slip (|s_tau| > mu s_eta), when
+// the solve cannot balance the loads (residual > `residual_tolerance` of the load: e.g. its wall link was
+// removed), or when a member was deleted. Dissolving the outermost QRB is a simplification of Ungroup up
+// the owner chain.
 #include <vector>
 
 #include "core/mbd/system.hpp"
 
 namespace grainlab::mbd {
+
+/// How a QRB's internal link forces are found: the thesis's stiffness solve by CG or by a sparse Cholesky,
+/// or the minimum-norm least-squares force balance (the earlier reading, kept for comparison).
+enum class QrbForceMethod { conjugate_gradient, cholesky, least_squares };
 
 struct QrbDynamicsOptions {
   int detect_interval = 100;         ///< ticks between FindQRBs runs
@@ -27,13 +39,20 @@ struct QrbDynamicsOptions {
   double residual_tolerance = 1e-3;  ///< relative residual of the force solve that dissolves a QRB
   double tension_tolerance = 1e-6;   ///< N: a normal force below -this is tensile
   bool book_projection = true;       ///< false: the projection's kinetic-energy loss is not booked (perturbation)
+  QrbForceMethod internal_forces = QrbForceMethod::conjugate_gradient;
+  double cg_tolerance = 1e-10;       ///< relative residual at which the stiffness CG stops
+  /// The links' present spring forces are the stiffness solve's prestress (Eq. 4.35's device, 002 l.1322);
+  /// false: every stress from K^{-1} F alone, the literal l.2503 (a QRB formed under prestress then reads
+  /// tension where its links press: a perturbation).
+  bool spring_prestress = true;
 };
 
 struct QrbInternalForces {
   std::vector<double> normal, tangential;  ///< per internal link: compression positive; along tau
   std::vector<int> links;                  ///< the system's link indices
   std::vector<Vec2> eta;                   ///< per internal link: the unit normal from end a to end b
-  double residual = 0;                     ///< |A f - b| / |b|
+  double residual = 0;                     ///< force balance of the members: |A f - b| / |b|
+  int iterations = 0;                      ///< CG iterations of the stiffness solve (0: not CG)
 };
 
 class QrbDynamics {
@@ -50,8 +69,11 @@ class QrbDynamics {
   void ungroup(int q);
   /// Runs the ungroup test on every QRB now.
   void check();
-  /// The solved internal forces of QRB `q` (its internal links in the current state).
-  QrbInternalForces internal_forces(int q) const;
+  /// The solved internal forces of QRB `q` (its internal links in the current state), by the configured
+  /// method (a cold CG start).
+  QrbInternalForces internal_forces(int q) const { return solve_internal_forces(q, o_.internal_forces, nullptr); }
+  /// The same by a given method (for comparisons and tests).
+  QrbInternalForces internal_forces(int q, QrbForceMethod method) const { return solve_internal_forces(q, method, nullptr); }
 
   int groups() const { return int(groups_.size()); }
   int disks_in_qrbs() const;
@@ -65,6 +87,7 @@ class QrbDynamics {
   struct Group {
     std::vector<int> disks;
     bool fixed = false;
+    Eigen::VectorXd displacement;  ///< the last stiffness solution (3 per member): CG's warm start (l.2516)
   };
   struct RigidLoad {
     double mass = 0, inertia = 0, omega = 0, alpha = 0;
@@ -73,6 +96,8 @@ class QrbDynamics {
   void hook(const Cluster& c, const StageState& stage, std::vector<Vec2>& force, std::vector<double>& torque);
   void project(const Group& g);
   void rebuild_index();
+  /// `warm` (may be null): in, the previous displacements as CG's first guess; out, the new ones.
+  QrbInternalForces solve_internal_forces(int q, QrbForceMethod method, Eigen::VectorXd* warm) const;
 
   MbdSystem& sys_;
   QrbDynamicsOptions o_;

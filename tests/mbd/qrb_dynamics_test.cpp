@@ -2,6 +2,7 @@
 // ungroup; a resting QRB on a floor carries its weight through its wall links; a QRB hit hard ungroups.
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -135,6 +136,73 @@ BOOST_AUTO_TEST_CASE(a_qrb_hit_hard_ungroups) {
   for (int k = 0; k < 300 && q.groups() > 0; ++k) s.step(), q.after_step();
   BOOST_TEST(q.groups() == 0);  // the base link 1-2 must pull to carry disk 2 along: tension
   BOOST_TEST(q.dissolutions() == 1);
+}
+
+// The thesis's two solvers of the same stiffness system (002 l.2503-2528): Jacobi-PCG and the direct
+// (sparse Cholesky) solve agree on the settled pyramid, statically indeterminate and prestressed by its
+// walls. Red when CG stops early (cg_tolerance = 1e-2: the forces differ by ~1e-3 relative).
+BOOST_AUTO_TEST_CASE(cg_and_cholesky_agree_on_a_prestressed_pyramid) {
+  MbdSystem s = settled_pyramid();
+  QrbDynamics q(s, {});
+  q.detect();
+  BOOST_TEST_REQUIRE(q.groups() == 1);
+  const QrbInternalForces cg = q.internal_forces(0, QrbForceMethod::conjugate_gradient);
+  const QrbInternalForces direct = q.internal_forces(0, QrbForceMethod::cholesky);
+  BOOST_TEST(cg.iterations > 0);
+  BOOST_TEST(cg.residual < 1e-9);
+  BOOST_TEST(direct.residual < 1e-9);
+  double scale = 0;
+  for (double n : direct.normal) scale = std::max(scale, std::abs(n));
+  for (std::size_t k = 0; k < cg.links.size(); ++k) {
+    BOOST_TEST(std::abs(cg.normal[k] - direct.normal[k]) < 1e-8 * scale);
+    BOOST_TEST(std::abs(cg.tangential[k] - direct.tangential[k]) < 1e-8 * scale);
+  }
+}
+
+// Without the springs' prestress (every stress from K^{-1} F, the literal l.2503) the pyramid squeezed by
+// its walls reads its base link as pulled and would dissolve; with it, every link presses (above).
+BOOST_AUTO_TEST_CASE(without_prestress_the_squeezed_pyramid_reads_tension) {
+  MbdSystem s = settled_pyramid();
+  QrbDynamicsOptions opt;
+  opt.spring_prestress = false;
+  QrbDynamics q(s, opt);
+  q.detect();
+  BOOST_TEST_REQUIRE(q.groups() == 1);
+  const QrbInternalForces f = q.internal_forces(0);
+  BOOST_TEST(f.residual < 1e-9);
+  BOOST_TEST(*std::min_element(f.normal.begin(), f.normal.end()) < -0.1);
+}
+
+// A free triangle is statically determinate (6 link unknowns, 9 dofs - 3 rigid): the stiffness solve, grounded
+// at one member, and the force balance give the same forces under a blow (D'Alembert loads). Red when the
+// centrifugal / Euler terms are dropped from the loads (the grounded member's reaction is then not zero).
+BOOST_AUTO_TEST_CASE(a_determinate_free_qrb_has_one_answer) {
+  MbdSettings st;
+  st.gravity = {0, 0};
+  MbdSystem s(st);
+  const double o = 2 * r - 1e-9;  // tiny overlaps: the springs' lever r and the centre distance agree
+  s.add_disk({0, 0}, r, disk_mass());
+  s.add_disk({o, 0}, r, disk_mass());
+  s.add_disk({0.5 * o, o * std::sqrt(3.0) / 2}, r, disk_mass());
+  const Vec2 towards(-std::cos(0.3), std::sin(0.3));  // hits disk 0 off the base line
+  s.add_disk((2 * r - 1e-9) * towards, r, disk_mass(), {3.0, 0});
+  s.connect_touching();
+  QrbDynamicsOptions opt;
+  opt.detect_interval = opt.check_interval = 1 << 30;
+  QrbDynamics q(s, opt);
+  q.group({0, 1, 2}, false);
+  s.step();
+  const QrbInternalForces a = q.internal_forces(0, QrbForceMethod::conjugate_gradient);
+  const QrbInternalForces b = q.internal_forces(0, QrbForceMethod::least_squares);
+  BOOST_TEST(a.residual < 1e-7);
+  BOOST_TEST(b.residual < 1e-7);
+  double scale = 0;
+  for (double n : b.normal) scale = std::max(scale, std::abs(n));
+  BOOST_TEST(scale > 1.0);  // the blow loads the triangle
+  for (std::size_t k = 0; k < a.links.size(); ++k) {
+    BOOST_TEST(std::abs(a.normal[k] - b.normal[k]) < 1e-6 * scale);
+    BOOST_TEST(std::abs(a.tangential[k] - b.tangential[k]) < 1e-6 * scale);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_are_input_errors) {
