@@ -81,6 +81,8 @@ QrbDynamics::QrbDynamics(MbdSystem& system, const QrbDynamicsOptions& options) :
   if (o_.detect_interval < 1) throw InputError("QRB: detect_interval must be >= 1 tick");
   if (o_.check_interval < 1) throw InputError("QRB: check_interval must be >= 1 tick");
   if (!(o_.residual_tolerance > 0)) throw InputError("QRB: residual_tolerance must be > 0");
+  if (!(o_.cg_tolerance > 0)) throw InputError("QRB: cg_tolerance must be > 0");
+  if (o_.cg_max_iterations < 0) throw InputError("QRB: cg_max_iterations must be >= 0");
   sys_.set_rigid_group_hook([this](const Cluster& c, const StageState& st, std::vector<Vec2>& f, std::vector<double>& t) {
     hook(c, st, f, t);
   });
@@ -279,7 +281,7 @@ QrbInternalForces QrbDynamics::solve_internal_forces(int q, QrbForceMethod metho
   const bool by_cg = method == QrbForceMethod::conjugate_gradient;
   const bool warm_fits = warm && warm->size() == p.load.size();
   const QrbStiffnessSolution sol = solve_qrb_stiffness(p, by_cg ? QrbForceSolver::conjugate_gradient : QrbForceSolver::cholesky,
-                                                       o_.cg_tolerance, 0, warm_fits ? *warm : Eigen::VectorXd());
+                                                       o_.cg_tolerance, o_.cg_max_iterations, warm_fits ? *warm : Eigen::VectorXd());
   if (warm) *warm = sol.displacement;
   out.normal = sol.normal, out.tangential = sol.tangential;
   out.residual = sol.residual, out.iterations = sol.iterations;

@@ -41,6 +41,7 @@ struct QrbDynamicsOptions {
   bool book_projection = true;       ///< false: the projection's kinetic-energy loss is not booked (perturbation)
   QrbForceMethod internal_forces = QrbForceMethod::conjugate_gradient;
   double cg_tolerance = 1e-10;       ///< relative residual at which the stiffness CG stops
+  int cg_max_iterations = 0;         ///< the CG's cap (0: 10 per dof)
   /// The links' present spring forces are the stiffness solve's prestress (Eq. 4.35's device, 002 l.1322);
   /// false: every stress from K^{-1} F alone, the literal l.2503 (a QRB formed under prestress then reads
   /// tension where its links press: a perturbation).
