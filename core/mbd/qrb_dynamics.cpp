@@ -1,5 +1,6 @@
 #include "core/mbd/qrb_dynamics.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/IterativeLinearSolvers>
@@ -132,26 +133,29 @@ void QrbDynamics::detect() {
   if (!o_.ungroup && !groups_.empty()) return;  // never ungroup: the first QRBs stay for good
   groups_.clear();
   const auto& disks = sys_.disks();
-  HierarchicalGraph g;
-  const int container = g.add_graph();
-  std::vector<int> atom(disks.size(), no_node), seg_atom(sys_.segments().size(), no_node), disk_of;
+  tree_ = HierarchicalGraph{};
+  container_ = tree_.add_graph();
+  disk_atom_.assign(disks.size(), no_node), segment_atom_.assign(sys_.segments().size(), no_node);
   for (int i = 0; i < int(disks.size()); ++i)
-    if (disks[i].active) atom[i] = g.add_atom(false, container);
+    if (disks[i].active) disk_atom_[i] = tree_.add_atom(false, container_);
   for (int s = 0; s < int(sys_.segments().size()); ++s)
-    if (sys_.segments()[s].active) seg_atom[s] = g.add_atom(true, container);
-  std::vector<char> stable, is_qrb;
+    if (sys_.segments()[s].active) segment_atom_[s] = tree_.add_atom(true, container_);
+  atom_disk_.assign(tree_.nodes(), -1);
+  for (int i = 0; i < int(disks.size()); ++i)
+    if (disk_atom_[i] != no_node) atom_disk_[disk_atom_[i]] = i;
+  std::vector<char> stable;
   for (const Link& l : sys_.links()) {
     if (l.a < 0) continue;
-    g.add_link(atom[l.a], l.is_wall() ? seg_atom[l.segment()] : atom[l.b]);
+    tree_.add_link(disk_atom_[l.a], l.is_wall() ? segment_atom_[l.segment()] : disk_atom_[l.b]);
     stable.push_back(l.stable && !l.slipping);  // only stable, gripping links make QRBs (002 l.1994)
   }
-  find_qrbs(g, container, stable, is_qrb);
-  std::vector<int> index(g.nodes(), -1);
+  find_qrbs(tree_, container_, stable, is_qrb_);
+  std::vector<int> index(tree_.nodes(), -1);
   for (int i = 0; i < int(disks.size()); ++i) {
-    if (atom[i] == no_node) continue;
-    const int q = outermost_qrb(g, container, atom[i], is_qrb);
+    if (disk_atom_[i] == no_node) continue;
+    const int q = outermost_qrb(tree_, container_, disk_atom_[i], is_qrb_);
     if (q == no_node) continue;
-    if (index[q] < 0) index[q] = int(groups_.size()), groups_.push_back({{}, g.fixed(q), {}});
+    if (index[q] < 0) index[q] = int(groups_.size()), groups_.push_back({{}, tree_.fixed(q), {}, q});
     groups_[index[q]].disks.push_back(i);
   }
   std::erase_if(groups_, [](const Group& gr) { return !gr.fixed && gr.disks.size() < 2; });
@@ -160,12 +164,62 @@ void QrbDynamics::detect() {
   rebuild_index();
 }
 
+int QrbDynamics::owner_of_link(int link) const {
+  const Link& l = sys_.links()[link];
+  const int a = disk_atom_[l.a];
+  const int b = l.is_wall() ? segment_atom_[l.segment()] : disk_atom_[l.b];
+  const int h = a != no_node && b != no_node ? tree_.find_lowest_common_owner(a, b) : no_node;
+  return h != no_node && h < int(is_qrb_.size()) && is_qrb_[h] ? h : tree_.owner(a);
+}
+
+void QrbDynamics::fail_link(int link) {
+  const Link& l = sys_.links().at(link);
+  const int q = group_of(l.a);
+  if (q < 0 || (!l.is_wall() && group_of(l.b) != q) || (l.is_wall() && !groups_[q].fixed)) return;
+  disintegrate(q, {groups_[q].node == no_node ? no_node : owner_of_link(link)});
+}
+
+int QrbDynamics::depth_in_group(int disk) const {
+  const int q = group_of(disk);
+  if (q < 0) return -1;
+  if (groups_[q].node == no_node) return 0;
+  return tree_.depth(tree_.owner(disk_atom_[disk])) - tree_.depth(groups_[q].node);
+}
+
+void QrbDynamics::disintegrate(int q, const std::vector<int>& lowest) {
+  const int root = groups_[q].node;
+  if (root == no_node || !o_.ungroup_owner_chain) {
+    ungroup(q);
+    return;
+  }
+  // The failing QRBs and their owners up to the root (002 l.2483): Ungroup each, deepest first, so that
+  // every member moves up to the container; the QRBs met on the way that are not on a chain stay intact.
+  std::vector<int> doomed;
+  for (int v : lowest)
+    for (int h = v; h != no_node && h != container_; h = tree_.owner(h))
+      if (std::find(doomed.begin(), doomed.end(), h) == doomed.end()) doomed.push_back(h);
+  std::vector<int> intact;
+  for (int h : doomed)
+    for (int m : tree_.members(h))
+      if (!tree_.is_atom(m) && is_qrb_[m] && std::find(doomed.begin(), doomed.end(), m) == doomed.end()) intact.push_back(m);
+  std::sort(doomed.begin(), doomed.end(), [&](int x, int y) { return tree_.depth(x) > tree_.depth(y); });
+  for (int h : doomed) tree_.ungroup(h);
+  ungroup(q);
+  for (int h : intact) {
+    Group g{{}, tree_.fixed(h), {}, h};
+    for (int a : tree_.atoms_of(h))
+      if (atom_disk_[a] >= 0) g.disks.push_back(atom_disk_[a]);
+    groups_.push_back(std::move(g));  // already moving as a rigid part of the dissolved body
+  }
+  rebuild_index();
+}
+
 int QrbDynamics::group(const std::vector<int>& disks, bool fixed) {
   if (disks.empty()) throw InputError("QRB: group needs at least one disk");
   for (int i : disks)
     if (i < 0 || i >= int(sys_.disks().size()) || !sys_.disks()[i].active || group_of(i) >= 0)
       throw InputError(fmt::format("QRB: disk {} is not an active disk outside every QRB", i));
-  groups_.push_back({disks, fixed, {}});
+  groups_.push_back({disks, fixed, {}, no_node});
   project(groups_.back());
   ++groupings_;
   rebuild_index();
@@ -299,23 +353,34 @@ void QrbDynamics::check() {
   if (!o_.ungroup) return;
   for (int q = int(groups_.size()) - 1; q >= 0; --q) {
     const QrbInternalForces f = solve_internal_forces(q, o_.internal_forces, &groups_[q].displacement);
-    bool breaks = f.residual > o_.residual_tolerance;
-    for (std::size_t k = 0; k < f.links.size() && !breaks; ++k) {
-      const double mu = coefficients(sys_, sys_.links()[f.links[k]]).friction;
-      breaks = f.normal[k] < -o_.tension_tolerance || std::abs(f.tangential[k]) > mu * f.normal[k] + o_.tension_tolerance;
+    if (f.residual > o_.residual_tolerance) {  // no failing link to start from: the whole QRB goes
+      ungroup(q);
+      continue;
     }
-    if (breaks) ungroup(q);
+    std::vector<int> lowest;  // the owners of the tensile or slipping links
+    for (std::size_t k = 0; k < f.links.size(); ++k) {
+      const double mu = coefficients(sys_, sys_.links()[f.links[k]]).friction;
+      if (f.normal[k] < -o_.tension_tolerance || std::abs(f.tangential[k]) > mu * f.normal[k] + o_.tension_tolerance)
+        lowest.push_back(groups_[q].node == no_node ? no_node : owner_of_link(f.links[k]));
+    }
+    if (!lowest.empty()) disintegrate(q, lowest);
   }
 }
 
 void QrbDynamics::after_step() {
   ++ticks_;
-  for (int q = int(groups_.size()) - 1; q >= 0; --q)
+  // A deleted member or a removed wall disconnects its links: its owner QRB and the owners above go.
+  for (int q = int(groups_.size()) - 1; q >= 0; --q) {
+    std::vector<int> lowest;
     for (int i : groups_[q].disks)
-      if (!sys_.disks()[i].active) {
-        ungroup(q);
-        break;
-      }
+      if (!sys_.disks()[i].active) lowest.push_back(groups_[q].node == no_node ? no_node : tree_.owner(disk_atom_[i]));
+    if (groups_[q].node != no_node)
+      for (int s = 0; s < int(segment_atom_.size()); ++s)
+        if (segment_atom_[s] != no_node && !sys_.segments()[s].active &&
+            outermost_qrb(tree_, container_, segment_atom_[s], is_qrb_) == groups_[q].node)
+          lowest.push_back(tree_.owner(segment_atom_[s]));
+    if (!lowest.empty()) disintegrate(q, lowest);
+  }
   if (ticks_ % o_.detect_interval == 0) {
     detect();
   } else if (ticks_ % o_.check_interval == 0) {

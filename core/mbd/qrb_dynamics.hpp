@@ -24,6 +24,7 @@
 // the owner chain.
 #include <vector>
 
+#include "core/mbd/hgraph.hpp"
 #include "core/mbd/system.hpp"
 
 namespace grainlab::mbd {
@@ -46,6 +47,9 @@ struct QrbDynamicsOptions {
   /// false: every stress from K^{-1} F alone, the literal l.2503 (a QRB formed under prestress then reads
   /// tension where its links press: a perturbation).
   bool spring_prestress = true;
+  /// A failing link dissolves its owner QRB and the owners up to the outermost one; the QRBs off that chain
+  /// stay (002 l.2483). false: the whole outermost QRB is dissolved (the earlier simplification).
+  bool ungroup_owner_chain = true;
 };
 
 struct QrbInternalForces {
@@ -68,6 +72,11 @@ class QrbDynamics {
   int group(const std::vector<int>& disks, bool fixed);
   /// Dissolves QRB q: its members become free bodies with their present (rigid) velocities.
   void ungroup(int q);
+  /// What the ungroup test does when internal link `link` (a system link index) fails: its owner QRB and
+  /// the owners up the chain are dissolved (002 l.2483). No effect when the link is not inside a QRB.
+  void fail_link(int link);
+  /// Depth of disk i's QRB tree below its group's root (0: a direct member of the root; -1: no group).
+  int depth_in_group(int disk) const;
   /// Runs the ungroup test on every QRB now.
   void check();
   /// The solved internal forces of QRB `q` (its internal links in the current state), by the configured
@@ -89,6 +98,7 @@ class QrbDynamics {
     std::vector<int> disks;
     bool fixed = false;
     Eigen::VectorXd displacement;  ///< the last stiffness solution (3 per member): CG's warm start (l.2516)
+    int node = no_node;            ///< its root in tree_ (no_node: grouped by hand, no tree)
   };
   struct RigidLoad {
     double mass = 0, inertia = 0, omega = 0, alpha = 0;
@@ -97,6 +107,10 @@ class QrbDynamics {
   void hook(const Cluster& c, const StageState& stage, std::vector<Vec2>& force, std::vector<double>& torque);
   void project(const Group& g);
   void rebuild_index();
+  /// The lowest QRB in tree_ that holds system link `link` (its owner, 002 l.1712-1722).
+  int owner_of_link(int link) const;
+  /// Disintegrates group q from the QRBs `lowest` up its owner chain; the intact subtrees become groups.
+  void disintegrate(int q, const std::vector<int>& lowest);
   /// `warm` (may be null): in, the previous displacements as CG's first guess; out, the new ones.
   QrbInternalForces solve_internal_forces(int q, QrbForceMethod method, Eigen::VectorXd* warm) const;
 
@@ -107,6 +121,11 @@ class QrbDynamics {
   std::vector<RigidLoad> load_;  ///< per group, scratch of the hook
   std::vector<int> touched_;
   long long ticks_ = 0, groupings_ = 0, dissolutions_ = 0;
+  // The QRB tree of the last detection: atoms for the disks and segments, the QRBs FindQRBs grouped.
+  HierarchicalGraph tree_;
+  int container_ = no_node;
+  std::vector<char> is_qrb_;
+  std::vector<int> disk_atom_, segment_atom_, atom_disk_;  ///< atom_disk_: -1 for a segment or a graph
 };
 
 }  // namespace grainlab::mbd

@@ -209,6 +209,44 @@ BOOST_AUTO_TEST_CASE(a_determinate_free_qrb_has_one_answer) {
   }
 }
 
+// Ungroup up the owner chain (002 l.2483): FindQRBs builds the settled pyramid as a chain of three QRBs,
+// A = {disk 0, floor, left wall} (a hamburger with the ground), B = {disk 1, A, right wall}, C = {disk 2, B}.
+// A failing link dissolves its owner and the owners above; what lies off the chain stays a QRB:
+//   0-2 or 1-2 (owner C): C goes, B = {0, 1} stays (fixed); 0-1, 1-floor, 1-right wall (owner B): B and C
+//   go, A = {0} stays; 0-floor, 0-left wall (owner A): all three go.
+// Red when the whole outermost QRB is dissolved instead (ungroup_owner_chain = false: measured, no group
+// is left after the failure of link 0-2).
+BOOST_AUTO_TEST_CASE(a_failing_link_dissolves_its_owner_qrb_and_the_owners_above) {
+  MbdSystem probe = settled_pyramid();
+  QrbDynamics tree(probe, {});
+  tree.detect();
+  BOOST_TEST_REQUIRE(tree.groups() == 1);
+  BOOST_TEST(tree.depth_in_group(2) == 0);
+  BOOST_TEST(tree.depth_in_group(1) == 1);
+  BOOST_TEST(tree.depth_in_group(0) == 2);
+  for (int k = 0; k < int(probe.links().size()); ++k) {
+    MbdSystem s = probe;
+    QrbDynamics q(s, {});
+    q.detect();
+    const Link& l = s.links()[k];
+    const int seg = l.is_wall() ? l.segment() : -1;  // 0 floor, 1 left wall, 2 right wall
+    std::vector<int> expected;  // members of the one QRB left
+    if (!l.is_wall() && l.b == 2) expected = {0, 1};
+    else if ((!l.is_wall() && l.b == 1) || (l.a == 1 && (seg == 0 || seg == 2))) expected = {0};
+    q.fail_link(k);
+    BOOST_TEST_CONTEXT("link " << l.a << "-" << (l.is_wall() ? "segment " : "disk ") << (l.is_wall() ? seg : l.b)) {
+      BOOST_TEST(q.dissolutions() == 1);
+      BOOST_TEST_REQUIRE(q.groups() == (expected.empty() ? 0 : 1));
+      if (!expected.empty()) {
+        std::vector<int> members = q.members(0);
+        std::sort(members.begin(), members.end());
+        BOOST_TEST(members == expected, boost::test_tools::per_element());
+        BOOST_TEST(q.fixed_group(0));
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(bad_options_are_input_errors) {
   MbdSystem s{MbdSettings{}};
   QrbDynamicsOptions opt;
