@@ -94,6 +94,8 @@ Experiment make(bool with_qrb) {
         {"qrb_check_interval", ParamType::integer, "-", std::int64_t(10), 1.0, 1e9, "ticks between internal-force solves (ungroup tests)"},
         {"qrb_book_projection", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "book the kinetic energy lost when a QRB's velocities are made rigid as dissipated; 'no' is a deliberate error (perturbation)", {"yes", "no"}},
         {"qrb_internal_forces", ParamType::text, "", std::string("cg"), std::nullopt, std::nullopt, "a QRB's internal link forces: the thesis's stiffness solve (002 l.2503-2606) by Jacobi-PCG or sparse Cholesky, or the minimum-norm least-squares force balance (the earlier reading)", {"cg", "cholesky", "least_squares"}},
+        {"qrb_prestress", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "the links' present spring forces are the stiffness solve's prestress (Eq. 4.35's device); 'no': every stress from K^-1 F alone (the literal l.2503)", {"yes", "no"}},
+        {"qrb_ungroup_scope", ParamType::text, "", std::string("owner_chain"), std::nullopt, std::nullopt, "a failing link dissolves its owner QRB and the owners above (002 l.2483), or the whole outermost QRB (the earlier simplification)", {"owner_chain", "outermost"}},
         {"qrb_ungroup", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "ungroup on tension, slip or unbalanced load; 'no' is a deliberately wrong reading (perturbation)", {"yes", "no"}},
     });
   e.run = [with_qrb](const Parameters& p, RunContext& ctx) {
@@ -136,6 +138,8 @@ Experiment make(bool with_qrb) {
       qo.check_interval = int(p.integer("qrb_check_interval"));
       qo.ungroup = p.text("qrb_ungroup") == "yes";
       qo.book_projection = p.text("qrb_book_projection") == "yes";
+      qo.spring_prestress = p.text("qrb_prestress") == "yes";
+      qo.ungroup_owner_chain = p.text("qrb_ungroup_scope") == "owner_chain";
       const std::string method = p.text("qrb_internal_forces");
       qo.internal_forces = method == "least_squares" ? QrbForceMethod::least_squares
                            : method == "cholesky"    ? QrbForceMethod::cholesky

@@ -7,21 +7,29 @@
 // rest. At grouping the members' velocities are projected onto one rigid motion conserving linear and
 // angular momentum; the kinetic energy of the relative motion is booked as dissipated.
 // Internal link forces (for the ungroup test) by default as the thesis computes them (Sec. 5.7.7-5.7.8,
-// 002 l.2503-2606; core/mbd/qrb_stiffness.hpp): the QRB's links as normal and tangential springs (the
-// link law's K_eta, K_tau; dofs x, y, r phi), loaded per member by the external load minus m a_rigid and,
-// for the torque, minus I alpha (D'Alembert with the centrifugal term, l.2589-2591); a free QRB grounded at
-// one member (l.2596-2604), a fixed one held by its wall links; the links' present spring forces are the
-// prestress the solve starts from (the Ch. 4 device for stress a link already holds, Eq. 4.35, l.1322-1324:
-// the QRB's springs are compressed when it forms, and K^{-1} F alone would read a squeezed link as
-// tensile); K d = F + prestress pairs solved by the thesis's
-// Jacobi-preconditioned CG (Eq. 5.25, warm-started from the QRB's previous solution, l.2516) or by a sparse
-// Cholesky; stress = spring x relative displacement. `internal_forces = least_squares` keeps the earlier
-// force-only reading: the minimum-norm least-squares correction (Eigen LSCG) of the frozen spring forces
-// that balances the same loads. A QRB is dissolved (all its members become free; the next detection
-// regroups what is still stable) when an internal link would be tensile or slip (|s_tau| > mu s_eta), when
-// the solve cannot balance the loads (residual > `residual_tolerance` of the load: e.g. its wall link was
-// removed), or when a member was deleted. Dissolving the outermost QRB is a simplification of Ungroup up
-// the owner chain.
+// 002 l.2503-2606; core/mbd/qrb_stiffness.hpp): the QRB's links, the H-graph flattened (l.2503), as normal
+// and tangential springs (the link law's K_eta, K_tau; dofs x, y, r phi), loaded per member by the external
+// load minus m (A + alpha x r - Omega^2 r) and, for the torque, minus I alpha (D'Alembert with the
+// centrifugal term, l.2589-2591, and the Euler term the thesis omits, ledger Sec. 4); a free QRB grounded
+// at one member (l.2596-2604), a fixed one held by its wall links. The links' present spring forces are the
+// prestress the solve starts from (the Ch. 4 device for stress a link already holds, Eq. 4.35,
+// l.1322-1324): a QRB's springs are compressed when it forms, and K^{-1} F alone (`spring_prestress =
+// false`, the literal l.2503) reads a squeezed link as pulled. K d = F + prestress pairs is solved by the
+// thesis's Jacobi-preconditioned CG (Eq. 5.25, l.2518-2528, warm-started from the QRB's previous solution,
+// l.2516) or by a sparse Cholesky; stress = prestress + spring x relative displacement.
+// `internal_forces = least_squares` keeps the earlier force-only reading: the least-squares correction
+// (Eigen LSCG, whose diagonal preconditioner makes it the minimum of sum f_eta^2 + 2 sum s_tau^2) of the
+// frozen spring forces that balances the same loads.
+// Ungroup (002 l.2479-2488): a tensile or slipping internal link (|s_tau| > mu s_eta) dissolves the QRB
+// that owns it in the QRB tree of the last detection and its owners up to the outermost QRB ("if the owner
+// of the link is a QRB, which is a member of another QRB, then this parent QRB has to be disintegrated too,
+// and so on", l.2483); the QRBs off that chain, "the intact subtrees", stay rigid groups. A deleted member
+// or a removed wall disconnects its links: its owner QRB and those above go the same way. When the solve
+// cannot balance the loads at all (residual > `residual_tolerance`, no failing link to start from) the
+// whole QRB is dissolved. The thesis then runs FindQRBs on the freed bodies at once; we leave that to the
+// next periodic detection (which regroups everything from scratch), because the failing link's MBD state
+// still reads stable until the freed members move. `ungroup_owner_chain = false` dissolves the whole
+// outermost QRB (the earlier simplification).
 #include <vector>
 
 #include "core/mbd/hgraph.hpp"
