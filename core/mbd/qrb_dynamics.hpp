@@ -20,7 +20,7 @@
 // `internal_forces = least_squares` keeps the earlier force-only reading: the least-squares correction
 // (Eigen LSCG, whose diagonal preconditioner makes it the minimum of sum f_eta^2 + 2 sum s_tau^2) of the
 // frozen spring forces that balances the same loads.
-// Ungroup (002 l.2479-2488): a tensile or slipping internal link (|s_tau| > mu s_eta) dissolves the QRB
+// Ungroup (002 l.1973, 2479-2488): a tensile or slipping internal link (|s_tau| > mu s_eta) dissolves the QRB
 // that owns it in the QRB tree of the last detection and its owners up to the outermost QRB ("if the owner
 // of the link is a QRB, which is a member of another QRB, then this parent QRB has to be disintegrated too,
 // and so on", l.2483); the QRBs off that chain, "the intact subtrees", stay rigid groups. A deleted member

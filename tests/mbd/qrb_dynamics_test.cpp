@@ -247,6 +247,23 @@ BOOST_AUTO_TEST_CASE(a_failing_link_dissolves_its_owner_qrb_and_the_owners_above
   }
 }
 
+// A removed wall disconnects its links (002 l.1973): the right wall sits in B, so B and C go and A stays.
+// Red when the whole outermost QRB is dissolved (ungroup_owner_chain = false: no group left).
+BOOST_AUTO_TEST_CASE(a_removed_wall_dissolves_its_owner_chain) {
+  MbdSystem s = settled_pyramid();
+  QrbDynamicsOptions opt;
+  opt.detect_interval = opt.check_interval = 1 << 30;
+  QrbDynamics q(s, opt);
+  q.detect();
+  BOOST_TEST_REQUIRE(q.groups() == 1);
+  s.remove_segment(2);
+  q.after_step();
+  BOOST_TEST(q.dissolutions() == 1);
+  BOOST_TEST_REQUIRE(q.groups() == 1);
+  BOOST_TEST(q.members(0) == std::vector<int>{0}, boost::test_tools::per_element());
+  BOOST_TEST(q.fixed_group(0));
+}
+
 BOOST_AUTO_TEST_CASE(bad_options_are_input_errors) {
   MbdSystem s{MbdSettings{}};
   QrbDynamicsOptions opt;
