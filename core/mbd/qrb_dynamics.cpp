@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCore>
@@ -164,6 +165,51 @@ void QrbDynamics::detect() {
   rebuild_index();
 }
 
+void QrbDynamics::regroup(const std::vector<int>& failed) {
+  if (container_ == no_node) return;  // no detection yet: nothing to regroup in
+  // The tree's links by their end atoms, stable as the MBD says now (links are renumbered as they come and
+  // go; a link born since the detection is not in the tree: it was born slipping, 002 l.1950) and not failed.
+  std::map<std::pair<int, int>, char> now;
+  for (int li = 0; li < int(sys_.links().size()); ++li) {
+    const Link& l = sys_.links()[li];
+    if (l.a < 0 || l.a >= int(disk_atom_.size())) continue;
+    const int a = disk_atom_[l.a];
+    const int b = l.is_wall() ? segment_atom_[l.segment()] : l.b < int(disk_atom_.size()) ? disk_atom_[l.b] : no_node;
+    if (a == no_node || b == no_node) continue;
+    const bool failing = std::find(failed.begin(), failed.end(), li) != failed.end();
+    now[{std::min(a, b), std::max(a, b)}] = l.stable && !l.slipping && !failing;
+  }
+  std::vector<char> stable(tree_.links(), 0);
+  for (int t = 0; t < tree_.links(); ++t) {
+    const HLink& k = tree_.link(t);
+    const auto it = now.find({std::min(k.node1, k.node2), std::max(k.node1, k.node2)});
+    stable[t] = k.alive && it != now.end() && it->second;
+  }
+  find_qrbs(tree_, container_, stable, is_qrb_);
+  // The outermost QRBs now: a group whose root is still outermost stays as it is, a new root is a new group.
+  std::map<int, std::vector<int>> roots;
+  for (int i = 0; i < int(disk_atom_.size()); ++i) {
+    if (disk_atom_[i] == no_node || !sys_.disks()[i].active) continue;
+    if (group_of(i) >= 0 && groups_[group_of(i)].node == no_node) continue;  // grouped by hand
+    const int q = outermost_qrb(tree_, container_, disk_atom_[i], is_qrb_);
+    if (q != no_node) roots[q].push_back(i);
+  }
+  std::vector<Group> next;
+  for (Group& g : groups_)
+    if (g.node == no_node || roots.count(g.node)) {
+      if (g.node != no_node) roots.erase(g.node);
+      next.push_back(std::move(g));
+    }
+  for (auto& [root, disks] : roots) {
+    if (!tree_.fixed(root) && disks.size() < 2) continue;
+    next.push_back({std::move(disks), tree_.fixed(root), {}, root});
+    project(next.back());
+    ++groupings_;
+  }
+  groups_ = std::move(next);
+  rebuild_index();
+}
+
 int QrbDynamics::owner_of_link(int link) const {
   const Link& l = sys_.links()[link];
   const int a = disk_atom_[l.a];
@@ -177,6 +223,7 @@ void QrbDynamics::fail_link(int link) {
   const int q = group_of(l.a);
   if (q < 0 || (!l.is_wall() && group_of(l.b) != q) || (l.is_wall() && !groups_[q].fixed)) return;
   disintegrate(q, {groups_[q].node == no_node ? no_node : owner_of_link(link)});
+  if (o_.regroup_at_once) regroup({link});
 }
 
 int QrbDynamics::depth_in_group(int disk) const {
@@ -188,7 +235,17 @@ int QrbDynamics::depth_in_group(int disk) const {
 
 void QrbDynamics::disintegrate(int q, const std::vector<int>& lowest) {
   const int root = groups_[q].node;
-  if (root == no_node || !o_.ungroup_owner_chain) {
+  if (root == no_node) {
+    ungroup(q);
+    return;
+  }
+  if (lowest.empty() || !o_.ungroup_owner_chain) {  // the whole QRB: every QRB of its tree goes
+    std::vector<int> all;
+    for (int a : tree_.atoms_of(root))
+      for (int h = tree_.owner(a); h != no_node && h != container_; h = tree_.owner(h))
+        if (std::find(all.begin(), all.end(), h) == all.end()) all.push_back(h);
+    std::sort(all.begin(), all.end(), [&](int x, int y) { return tree_.depth(x) > tree_.depth(y); });
+    for (int h : all) tree_.ungroup(h);
     ungroup(q);
     return;
   }
@@ -351,25 +408,33 @@ void QrbDynamics::ungroup(int q) {
 
 void QrbDynamics::check() {
   if (!o_.ungroup) return;
+  std::vector<int> failed;
+  bool changed = false;
   for (int q = int(groups_.size()) - 1; q >= 0; --q) {
     const QrbInternalForces f = solve_internal_forces(q, o_.internal_forces, &groups_[q].displacement);
     if (f.residual > o_.residual_tolerance) {  // no failing link to start from: the whole QRB goes
-      ungroup(q);
+      failed.insert(failed.end(), f.links.begin(), f.links.end());  // and is not regrouped at once
+      disintegrate(q, {});
+      changed = true;
       continue;
     }
     std::vector<int> lowest;  // the owners of the tensile or slipping links
     for (std::size_t k = 0; k < f.links.size(); ++k) {
       const double mu = coefficients(sys_, sys_.links()[f.links[k]]).friction;
-      if (f.normal[k] < -o_.tension_tolerance || std::abs(f.tangential[k]) > mu * f.normal[k] + o_.tension_tolerance)
+      if (f.normal[k] < -o_.tension_tolerance || std::abs(f.tangential[k]) > mu * f.normal[k] + o_.tension_tolerance) {
         lowest.push_back(groups_[q].node == no_node ? no_node : owner_of_link(f.links[k]));
+        failed.push_back(f.links[k]);
+      }
     }
-    if (!lowest.empty()) disintegrate(q, lowest);
+    if (!lowest.empty()) disintegrate(q, lowest), changed = true;
   }
+  if (changed && o_.regroup_at_once) regroup(failed);
 }
 
 void QrbDynamics::after_step() {
   ++ticks_;
   // A deleted member or a removed wall disconnects its links: its owner QRB and the owners above go.
+  bool changed = false;
   for (int q = int(groups_.size()) - 1; q >= 0; --q) {
     std::vector<int> lowest;
     for (int i : groups_[q].disks)
@@ -379,8 +444,9 @@ void QrbDynamics::after_step() {
         if (segment_atom_[s] != no_node && !sys_.segments()[s].active &&
             outermost_qrb(tree_, container_, segment_atom_[s], is_qrb_) == groups_[q].node)
           lowest.push_back(tree_.owner(segment_atom_[s]));
-    if (!lowest.empty()) disintegrate(q, lowest);
+    if (!lowest.empty()) disintegrate(q, lowest), changed = true;
   }
+  if (changed && o_.regroup_at_once && ticks_ % o_.detect_interval != 0) regroup({});
   if (ticks_ % o_.detect_interval == 0) {
     detect();
   } else if (ticks_ % o_.check_interval == 0) {

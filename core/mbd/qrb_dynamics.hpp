@@ -58,6 +58,12 @@ struct QrbDynamicsOptions {
   /// A failing link dissolves its owner QRB and the owners up to the outermost one; the QRBs off that chain
   /// stay (002 l.2483). false: the whole outermost QRB is dissolved (the earlier simplification).
   bool ungroup_owner_chain = true;
+  /// After an Ungroup, FindQRBs runs at once on the container, the freed bodies and the intact QRBs among its
+  /// members, with the failing links counted as slipping (002 l.1973, 2488). Off by default: the failing
+  /// link's MBD state still reads stable (the solve, not the link law, found it failing), so a wall link
+  /// of a fixed QRB's member, a support whether or not FindQRBs took it in, can fail again and again while
+  /// the same bodies are regrouped at once; the freed bodies wait for the next periodic detection instead.
+  bool regroup_at_once = false;
 };
 
 struct QrbInternalForces {
@@ -81,7 +87,8 @@ class QrbDynamics {
   /// Dissolves QRB q: its members become free bodies with their present (rigid) velocities.
   void ungroup(int q);
   /// What the ungroup test does when internal link `link` (a system link index) fails: its owner QRB and
-  /// the owners up the chain are dissolved (002 l.2483). No effect when the link is not inside a QRB.
+  /// the owners up the chain are dissolved (002 l.2483), then (regroup_at_once) FindQRBs runs with the link
+  /// counted as slipping. No effect when the link is not inside a QRB.
   void fail_link(int link);
   /// Depth of disk i's QRB tree below its group's root (0: a direct member of the root; -1: no group).
   int depth_in_group(int disk) const;
@@ -117,6 +124,9 @@ class QrbDynamics {
   void rebuild_index();
   /// The lowest QRB in tree_ that holds system link `link` (its owner, 002 l.1712-1722).
   int owner_of_link(int link) const;
+  /// FindQRBs on the tree's container after an Ungroup, the `failed` system links counted as slipping; new
+  /// outermost QRBs become groups (velocities projected), groups whose root is absorbed are replaced.
+  void regroup(const std::vector<int>& failed);
   /// Disintegrates group q from the QRBs `lowest` up its owner chain; the intact subtrees become groups.
   void disintegrate(int q, const std::vector<int>& lowest);
   /// `warm` (may be null): in, the previous displacements as CG's first guess; out, the new ones.

@@ -215,10 +215,12 @@ BOOST_AUTO_TEST_CASE(a_determinate_free_qrb_has_one_answer) {
 //   0-2 or 1-2 (owner C): C goes, B = {0, 1} stays (fixed); 0-1, 1-floor, 1-right wall (owner B): B and C
 //   go, A = {0} stays; 0-floor, 0-left wall (owner A): all three go.
 // Red when the whole outermost QRB is dissolved instead (ungroup_owner_chain = false: measured, no group
-// is left after the failure of link 0-2).
+// is left after the failure of link 0-2). (Regrouping at once is off here; the next test has it on.)
 BOOST_AUTO_TEST_CASE(a_failing_link_dissolves_its_owner_qrb_and_the_owners_above) {
+  QrbDynamicsOptions opt;
+  opt.regroup_at_once = false;
   MbdSystem probe = settled_pyramid();
-  QrbDynamics tree(probe, {});
+  QrbDynamics tree(probe, opt);
   tree.detect();
   BOOST_TEST_REQUIRE(tree.groups() == 1);
   BOOST_TEST(tree.depth_in_group(2) == 0);
@@ -226,7 +228,7 @@ BOOST_AUTO_TEST_CASE(a_failing_link_dissolves_its_owner_qrb_and_the_owners_above
   BOOST_TEST(tree.depth_in_group(0) == 2);
   for (int k = 0; k < int(probe.links().size()); ++k) {
     MbdSystem s = probe;
-    QrbDynamics q(s, {});
+    QrbDynamics q(s, opt);
     q.detect();
     const Link& l = s.links()[k];
     const int seg = l.is_wall() ? l.segment() : -1;  // 0 floor, 1 left wall, 2 right wall
@@ -253,6 +255,7 @@ BOOST_AUTO_TEST_CASE(a_removed_wall_dissolves_its_owner_chain) {
   MbdSystem s = settled_pyramid();
   QrbDynamicsOptions opt;
   opt.detect_interval = opt.check_interval = 1 << 30;
+  opt.regroup_at_once = false;
   QrbDynamics q(s, opt);
   q.detect();
   BOOST_TEST_REQUIRE(q.groups() == 1);
@@ -262,6 +265,33 @@ BOOST_AUTO_TEST_CASE(a_removed_wall_dissolves_its_owner_chain) {
   BOOST_TEST_REQUIRE(q.groups() == 1);
   BOOST_TEST(q.members(0) == std::vector<int>{0}, boost::test_tools::per_element());
   BOOST_TEST(q.fixed_group(0));
+}
+
+// FindQRBs at once on the freed bodies and the intact QRBs (regroup_at_once, 002 l.1973, 2488), the failing
+// link counted as slipping: a failing 0-2 leaves B = {0, 1} and disk 2 free (the slipping 0-2 blocks the
+// hamburger of disk 2 on B); a failing floor link of disk 0 dissolves everything, and disk 1, still on the
+// floor and the right wall, is grouped anew as a fixed QRB of its own (the slipping link keeps disk 0 out).
+// Red when the failing link is not counted as slipping (measured: both cases regroup other members).
+BOOST_AUTO_TEST_CASE(freed_bodies_are_regrouped_without_the_failing_link) {
+  MbdSystem probe = settled_pyramid();
+  QrbDynamicsOptions opt;
+  opt.regroup_at_once = true;
+  for (int k = 0; k < int(probe.links().size()); ++k) {
+    const Link& l = probe.links()[k];
+    std::vector<int> expected;
+    if (!l.is_wall() && l.a == 0 && l.b == 2) expected = {0, 1};
+    else if (l.is_wall() && l.a == 0 && l.segment() == 0) expected = {1};
+    else continue;
+    MbdSystem s = probe;
+    QrbDynamics q(s, opt);
+    q.detect();
+    q.fail_link(k);
+    BOOST_TEST_REQUIRE(q.groups() == 1);
+    std::vector<int> members = q.members(0);
+    std::sort(members.begin(), members.end());
+    BOOST_TEST(members == expected, boost::test_tools::per_element());
+    BOOST_TEST(q.fixed_group(0));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(bad_options_are_input_errors) {
