@@ -335,10 +335,18 @@ QrbInternalForces QrbDynamics::solve_internal_forces(int q, QrbForceMethod metho
   Eigen::VectorXd load = Eigen::VectorXd::Zero(rows);  // external load on each member: force, torque / r
   QrbInternalForces out;
   std::vector<LinkForce> lf;
+  // A wall link is internal (a support) when its wall lies inside the QRB: the H-graph's own rule, a link is
+  // internal when its owner is (l.1712-1722, 2503); a wall the QRB touches only through unstable links is
+  // outside it and its link's force an external load. Grouped by hand: every wall of a fixed QRB.
+  std::vector<char> wall_inside(sys_.segments().size(), char(g.fixed));
+  if (g.node != no_node && o_.supports_from_tree)
+    for (int s = 0; s < int(wall_inside.size()); ++s)
+      wall_inside[s] = s < int(segment_atom_.size()) && segment_atom_[s] != no_node &&
+                       outermost_qrb(tree_, container_, segment_atom_[s], is_qrb_) == g.node;
   for (int li = 0; li < int(sys_.links().size()); ++li) {
     const Link& l = sys_.links()[li];
     if (l.a < 0) continue;
-    const bool in_a = row[l.a] >= 0, in_b = l.is_wall() ? g.fixed : row[l.b] >= 0;
+    const bool in_a = row[l.a] >= 0, in_b = l.is_wall() ? bool(wall_inside[l.segment()]) : row[l.b] >= 0;
     if (!in_a && (l.is_wall() || row[l.b] < 0)) continue;
     const LinkForce f = evaluate_link(link_ends(sys_, l), l.delta_tau, coefficients(sys_, l));
     if (in_a && in_b) {

@@ -26,10 +26,12 @@
 // and so on", l.2483); the QRBs off that chain, "the intact subtrees", stay rigid groups. A deleted member
 // or a removed wall disconnects its links: its owner QRB and those above go the same way. When the solve
 // cannot balance the loads at all (residual > `residual_tolerance`, no failing link to start from) the
-// whole QRB is dissolved. The thesis then runs FindQRBs on the freed bodies at once; we leave that to the
-// next periodic detection (which regroups everything from scratch), because the failing link's MBD state
-// still reads stable until the freed members move. `ungroup_owner_chain = false` dissolves the whole
-// outermost QRB (the earlier simplification).
+// whole QRB is dissolved. Then, as the thesis does (l.1973, 2488), FindQRBs runs at once on the container
+// with the freed bodies and the intact QRBs as its members, the failing links counted as slipping (the link
+// law still reads them stable), and new outermost QRBs become groups (`regroup_at_once`); every
+// `detect_interval` ticks the detection starts from scratch. `ungroup_owner_chain = false` dissolves the
+// whole outermost QRB (the earlier simplification). A fixed QRB's supports are its links to the walls
+// inside it in the QRB tree (`supports_from_tree`; earlier: every wall link of a member).
 #include <vector>
 
 #include "core/mbd/hgraph.hpp"
@@ -59,11 +61,14 @@ struct QrbDynamicsOptions {
   /// stay (002 l.2483). false: the whole outermost QRB is dissolved (the earlier simplification).
   bool ungroup_owner_chain = true;
   /// After an Ungroup, FindQRBs runs at once on the container, the freed bodies and the intact QRBs among its
-  /// members, with the failing links counted as slipping (002 l.1973, 2488). Off by default: the failing
-  /// link's MBD state still reads stable (the solve, not the link law, found it failing), so a wall link
-  /// of a fixed QRB's member, a support whether or not FindQRBs took it in, can fail again and again while
-  /// the same bodies are regrouped at once; the freed bodies wait for the next periodic detection instead.
-  bool regroup_at_once = false;
+  /// members, with the failing links counted as slipping (002 l.1973, 2488): the link law still reads them
+  /// stable (the solve, not the link law, found them failing), and a slipping link keeps a template out
+  /// (l.1994). false: the freed bodies wait for the next periodic detection.
+  bool regroup_at_once = true;
+  /// A fixed QRB's supports are its links to the walls inside it in the QRB tree (the H-graph's internal
+  /// links); a link to a wall it touches only through unstable links loads it from outside. false: every
+  /// wall link of a fixed QRB's member is a support (the earlier reading).
+  bool supports_from_tree = true;
 };
 
 struct QrbInternalForces {
