@@ -174,7 +174,7 @@ void QrbDynamics::regroup(const std::vector<int>& failed) {
     const Link& l = sys_.links()[li];
     if (l.a < 0 || l.a >= int(disk_atom_.size())) continue;
     const int a = disk_atom_[l.a];
-    const int b = l.is_wall() ? segment_atom_[l.segment()] : l.b < int(disk_atom_.size()) ? disk_atom_[l.b] : no_node;
+    const int b = atom_of_far_end(l);
     if (a == no_node || b == no_node) continue;
     const bool failing = std::find(failed.begin(), failed.end(), li) != failed.end();
     now[{std::min(a, b), std::max(a, b)}] = l.stable && !l.slipping && !failing;
@@ -210,10 +210,15 @@ void QrbDynamics::regroup(const std::vector<int>& failed) {
   rebuild_index();
 }
 
+int QrbDynamics::atom_of_far_end(const Link& l) const {
+  const int i = l.is_wall() ? l.segment() : l.b;
+  const std::vector<int>& atoms = l.is_wall() ? segment_atom_ : disk_atom_;
+  return i < int(atoms.size()) ? atoms[i] : no_node;  // a body added since the detection is in no QRB
+}
+
 int QrbDynamics::owner_of_link(int link) const {
   const Link& l = sys_.links()[link];
-  const int a = disk_atom_[l.a];
-  const int b = l.is_wall() ? segment_atom_[l.segment()] : disk_atom_[l.b];
+  const int a = disk_atom_[l.a], b = atom_of_far_end(l);
   const int h = a != no_node && b != no_node ? tree_.find_lowest_common_owner(a, b) : no_node;
   return h != no_node && h < int(is_qrb_.size()) && is_qrb_[h] ? h : tree_.owner(a);
 }

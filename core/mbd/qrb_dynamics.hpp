@@ -40,7 +40,7 @@
 namespace grainlab::mbd {
 
 /// How a QRB's internal link forces are found: the thesis's stiffness solve by CG or by a sparse Cholesky,
-/// or the minimum-norm least-squares force balance (the earlier reading, kept for comparison).
+/// or the least-squares force balance by LSCG (the earlier reading, kept for comparison).
 enum class QrbForceMethod { conjugate_gradient, cholesky, least_squares };
 
 struct QrbDynamicsOptions {
@@ -127,6 +127,8 @@ class QrbDynamics {
   void hook(const Cluster& c, const StageState& stage, std::vector<Vec2>& force, std::vector<double>& torque);
   void project(const Group& g);
   void rebuild_index();
+  /// tree_'s atom of the link's end b (a disk or a wall), no_node when it has none.
+  int atom_of_far_end(const Link& l) const;
   /// The lowest QRB in tree_ that holds system link `link` (its owner, 002 l.1712-1722).
   int owner_of_link(int link) const;
   /// FindQRBs on the tree's container after an Ungroup, the `failed` system links counted as slipping; new
