@@ -294,6 +294,27 @@ BOOST_AUTO_TEST_CASE(freed_bodies_are_regrouped_without_the_failing_link) {
   }
 }
 
+// A fixed QRB's supports are the walls inside it in the QRB tree (its internal links, 002 l.1712-1722): a
+// wall that touches the top disk after the detection (a new link, born slipping) loads the QRB from outside.
+// Red with supports_from_tree = false (measured: the new wall link becomes a support, 8 internal links).
+BOOST_AUTO_TEST_CASE(a_wall_outside_the_qrb_is_no_support) {
+  MbdSystem s = settled_pyramid();
+  QrbDynamicsOptions opt;
+  opt.detect_interval = opt.check_interval = 1 << 30;
+  QrbDynamics q(s, opt);
+  q.detect();
+  BOOST_TEST_REQUIRE(q.groups() == 1);
+  const std::size_t inside = q.internal_forces(0).links.size();
+  BOOST_TEST(inside == 7u);
+  const Vec2 top = s.disks()[2].x;
+  s.add_segment(top + Vec2(r - 1e-7, -0.3 * r), top + Vec2(r - 1e-7, 0.3 * r));
+  s.connect_touching();
+  BOOST_TEST_REQUIRE(s.links().size() == 8u);
+  const QrbInternalForces f = q.internal_forces(0);
+  BOOST_TEST(f.links.size() == inside);
+  BOOST_TEST(f.residual < 1e-9);
+}
+
 BOOST_AUTO_TEST_CASE(bad_options_are_input_errors) {
   MbdSystem s{MbdSettings{}};
   QrbDynamicsOptions opt;
