@@ -93,6 +93,11 @@ Experiment make(bool with_qrb) {
         {"qrb_detect_interval", ParamType::integer, "-", std::int64_t(100), 1.0, 1e9, "ticks between FindQRBs runs"},
         {"qrb_check_interval", ParamType::integer, "-", std::int64_t(10), 1.0, 1e9, "ticks between internal-force solves (ungroup tests)"},
         {"qrb_book_projection", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "book the kinetic energy lost when a QRB's velocities are made rigid as dissipated; 'no' is a deliberate error (perturbation)", {"yes", "no"}},
+        {"qrb_internal_forces", ParamType::text, "", std::string("cg"), std::nullopt, std::nullopt, "a QRB's internal link forces: the thesis's stiffness solve (002 l.2503-2606) by Jacobi-PCG or sparse Cholesky, or the minimum-norm least-squares force balance (the earlier reading)", {"cg", "cholesky", "least_squares"}},
+        {"qrb_prestress", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "the links' present spring forces are the stiffness solve's prestress (Eq. 4.35's device); 'no': every stress from K^-1 F alone (the literal l.2503)", {"yes", "no"}},
+        {"qrb_ungroup_scope", ParamType::text, "", std::string("owner_chain"), std::nullopt, std::nullopt, "a failing link dissolves its owner QRB and the owners above (002 l.2483), or the whole outermost QRB (the earlier simplification)", {"owner_chain", "outermost"}},
+        {"qrb_regroup_at_once", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "run FindQRBs right after an Ungroup with the failing links counted as slipping (002 l.1973); 'no': the freed bodies wait for the next detection", {"yes", "no"}},
+        {"qrb_supports", ParamType::text, "", std::string("tree"), std::nullopt, std::nullopt, "a fixed QRB's supports: its links to the walls inside it in the QRB tree, or every wall link of a member (the earlier reading)", {"tree", "all_walls"}},
         {"qrb_ungroup", ParamType::text, "", std::string("yes"), std::nullopt, std::nullopt, "ungroup on tension, slip or unbalanced load; 'no' is a deliberately wrong reading (perturbation)", {"yes", "no"}},
     });
   e.run = [with_qrb](const Parameters& p, RunContext& ctx) {
@@ -135,6 +140,14 @@ Experiment make(bool with_qrb) {
       qo.check_interval = int(p.integer("qrb_check_interval"));
       qo.ungroup = p.text("qrb_ungroup") == "yes";
       qo.book_projection = p.text("qrb_book_projection") == "yes";
+      qo.spring_prestress = p.text("qrb_prestress") == "yes";
+      qo.ungroup_owner_chain = p.text("qrb_ungroup_scope") == "owner_chain";
+      qo.regroup_at_once = p.text("qrb_regroup_at_once") == "yes";
+      qo.supports_from_tree = p.text("qrb_supports") == "tree";
+      const std::string method = p.text("qrb_internal_forces");
+      qo.internal_forces = method == "least_squares" ? QrbForceMethod::least_squares
+                           : method == "cholesky"    ? QrbForceMethod::cholesky
+                                                     : QrbForceMethod::conjugate_gradient;
       qrb = std::make_unique<QrbDynamics>(sys, qo);
       qrb->detect();  // the settled fill, with the slot open
       qrb->check();
