@@ -112,6 +112,7 @@ struct WorldMirror {
   Gravity g;
   double h;
   std::uint64_t i;
+  int threads;  // not saved: a run setting that changes the speed only (World::threads)
   StageTimers j;
   DeferredContacts k;  // not saved: a cache of the pair state, written into the records before saving
 };
