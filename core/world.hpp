@@ -80,7 +80,7 @@ class World {
   std::size_t pair_contact_count() const { return detector.pair_count(); }
   /// Moves kinematic walls by dt.
   void advance_walls(double dt);
-  /// Wraps positions into the periodic interval, if any.
+  /// Wraps positions into the periodic interval of each periodic axis.
   void wrap_periodic();
   /// Throws InstabilityError (with the step number) on a non-finite state or an overlap beyond
   /// `max_overlap_ratio` of the smaller radius.

@@ -448,6 +448,7 @@ void NdemStepper::advance(World& world) {
   t0 = Clock::now();
   integrate(world);
   world.advance_walls(dt);
+  if (settings_.wrap_periodic) world.wrap_periodic();
   world.time += dt;
   ++world.step;
   world.timers.integrate += seconds_since(t0);
