@@ -1,4 +1,4 @@
-// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--dry-run] [--force] [--shard K/N] [--allow-large-sweep]`:
+// `grainlab run STUDY... [--tier quick|full] [--jobs N] [--threads T] [--dry-run] [--force] [--shard K/N] [--allow-large-sweep]`:
 // expand, run what is not stored yet, analyse, write report.md per study and results/index.html. Exit 1 if
 // a check fails or a run errors, 3 if a run went unstable. With --shard only the K-th of N slices is
 // computed (a Slurm array task); `grainlab report` then writes the reports.
@@ -15,7 +15,7 @@ namespace {
 struct Options {
   std::vector<std::string> studies;
   std::string tier = "quick", results, shard;
-  int jobs = 0;
+  int jobs = 0, threads = 0;
   bool dry_run = false, force = false, allow_large_sweep = false;
 };
 
@@ -27,6 +27,8 @@ const CommandRegistration reg{
       cmd.add_option("--tier", o->tier, "tier: quick (CI scale) or full (paper scale)")->capture_default_str();
       cmd.add_option("--jobs,-j", o->jobs, "runs executed concurrently (default: the cores this process may use; each run's engine gets cores/jobs threads)")
           ->check(CLI::Range(1, 1 << 16));
+      cmd.add_option("--threads", o->threads, "engine threads per run, each run in a thread arena of its own (default: cores/jobs, shared)")
+          ->check(CLI::Range(1, 1 << 16));
       cmd.add_flag("--dry-run", o->dry_run, "list the runs that would execute, run nothing");
       cmd.add_flag("--force", o->force, "recompute and replace runs already in the store");
       cmd.add_flag("--allow-large-sweep", o->allow_large_sweep, "run sweeps of more than 100000 runs (refused by default)");
@@ -37,6 +39,7 @@ const CommandRegistration reg{
         if (!o->results.empty()) paths.results_root = o->results;
         pipeline::RunOptions ro;
         ro.jobs = o->jobs;
+        ro.threads = o->threads;
         ro.force = o->force;
         ro.dry_run = o->dry_run;
         ro.progress_tty = bool(isatty(STDERR_FILENO));

@@ -106,7 +106,7 @@ std::size_t form_body(World& world, const std::vector<std::size_t>& idx) {
   ParticleStore& P = world.particles;
   const std::size_t index = world.bodies.size();
   if (idx.empty()) fail(index, "particles", "list is empty");
-  if (world.collision.periodic_axis >= 0) fail(index, "particles", "cannot form a body in a periodic domain (not supported)");
+  if (world.collision.any_periodic()) fail(index, "particles", "cannot form a body in a periodic domain (not supported)");
   std::vector<std::size_t> sorted = idx;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) fail(index, "particles", "lists a particle twice");

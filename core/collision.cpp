@@ -25,14 +25,17 @@ constexpr std::size_t wall_chunk_size = 256;  // static-plane entries and wall r
 /// The minimum-image convention needs a period above 4 r_max: then a pair touches through one image
 /// at most and no sphere touches its own image.
 void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
-  if (s.periodic_axis > 2) throw InputError(fmt::format("periodic_axis must be -1, 0, 1 or 2 (got {})", s.periodic_axis));
-  const double L = s.periodic_hi - s.periodic_lo;
-  if (!(L > 0) || !std::isfinite(L))
-    throw InputError(fmt::format("periodic interval [{}, {}) must have periodic_hi > periodic_lo", s.periodic_lo, s.periodic_hi));
   double r_max = 0;
   for (double r : p.radius) r_max = std::max(r_max, r);
-  if (L <= 4 * r_max)
-    throw InputError(fmt::format("periodic interval length {} m must exceed 4 x the largest radius ({} m)", L, 4 * r_max));
+  for (int k = 0; k < 3; ++k) {
+    if (!s.periodic[k]) continue;
+    const double L = s.period(k);
+    if (!(L > 0) || !std::isfinite(L))
+      throw InputError(fmt::format("periodic interval [{}, {}) of axis {} must have periodic_hi > periodic_lo", s.periodic_lo[k],
+                                   s.periodic_hi[k], k));
+    if (L <= 4 * r_max)
+      throw InputError(fmt::format("periodic interval length {} m of axis {} must exceed 4 x the largest radius ({} m)", L, k, 4 * r_max));
+  }
 }
 
 // The candidate count drifts up and down from rebuild to rebuild: growing by an eighth, rather than by
@@ -101,29 +104,39 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   const double cell = 2 * r_max + skin_;
   Eigen::Array3i dims;
   for (int k = 0; k < 3; ++k) {
-    if (k == settings.periodic_axis) {
-      lo[k] = settings.periodic_lo;
-      const int m = int(std::floor((settings.periodic_hi - settings.periodic_lo) / cell));
+    if (settings.periodic[k]) {
+      lo[k] = settings.periodic_lo[k];
+      const int m = int(std::floor(settings.period(k) / cell));
       dims[k] = std::max(m, 1);
     } else {
       dims[k] = std::max(1, int((hi[k] - lo[k]) / cell) + 1);
     }
   }
-  // Guard against absurd grids (a stray particle far away): at most a few cells per particle.
+  // Guard against absurd grids (a stray particle far away, a dilute periodic box): at most a few cells per
+  // particle. Open axes shrink first; periodic ones only when no open axis has more than one cell left
+  // (fewer, larger cells of a period stay at least `cell` wide).
   const double cap = 8.0 * double(n) + 64;
-  while (double(dims[0]) * dims[1] * dims[2] > cap)
+  while (double(dims[0]) * dims[1] * dims[2] > cap) {
+    bool open_left = false;
     for (int k = 0; k < 3; ++k)
-      if (k != settings.periodic_axis) dims[k] = std::max(1, (dims[k] + 1) / 2);
+      if (!settings.periodic[k]) {
+        open_left = open_left || dims[k] > 1;
+        dims[k] = std::max(1, (dims[k] + 1) / 2);
+      }
+    if (!open_left)
+      for (int k = 0; k < 3; ++k)
+        if (settings.periodic[k]) dims[k] = std::max(1, dims[k] / 2);
+  }
   Eigen::Array3d size;
   for (int k = 0; k < 3; ++k) {
-    const double extent = k == settings.periodic_axis ? settings.periodic_hi - settings.periodic_lo : hi[k] - lo[k];
-    size[k] = k == settings.periodic_axis ? extent / dims[k] : std::max(cell, extent / dims[k] * (1 + 1e-9));
+    const double extent = settings.periodic[k] ? settings.period(k) : hi[k] - lo[k];
+    size[k] = settings.periodic[k] ? extent / dims[k] : std::max(cell, extent / dims[k] * (1 + 1e-9));
   }
   auto cell_of = [&](const Vec3& x) {
     Eigen::Array3i c;
     for (int k = 0; k < 3; ++k) {
       int ck = int(std::floor((x[k] - lo[k]) / size[k]));
-      if (k == settings.periodic_axis) ck = ((ck % dims[k]) + dims[k]) % dims[k];
+      if (settings.periodic[k]) ck = ((ck % dims[k]) + dims[k]) % dims[k];
       c[k] = std::clamp(ck, 0, dims[k] - 1);
     }
     return c;
@@ -168,7 +181,7 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
   // (with fewer than 3 cells, -1 and +1 would reach the same cell), another axis stops at the grid edge.
   auto neighbours = [&](int k, int c, int (&out)[3]) {
     int m = 0;
-    if (k == settings.periodic_axis) {  // ascending
+    if (settings.periodic[k]) {  // ascending
       const int d = dims[k];
       if (d < 3) {
         for (int x = 0; x < d; ++x) out[m++] = x;
@@ -229,7 +242,7 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       // advancing the count (no branch: the partner test would be a coin flip for the branch predictor).
       if (found.size() < length + grid_pad + 1) found.resize(length + grid_pad + 1);
       std::size_t kept = 0;
-      if (settings.periodic_axis >= 0) {
+      if (settings.any_periodic()) {
         for (int g = 0; g < nr; ++g)
           for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
             const Vec3 d = periodic_delta(xi - Vec3(grid.x[t], grid.y[t], grid.z[t]), settings);
@@ -578,7 +591,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   if (contacts.size() < pair_count_) valid_ = false;  // not the list that went with this detector
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
   if (rebuild) {
-    if (settings.periodic_axis >= 0) check_periodic(p, settings);  // at rebuilds only: O(N), serial
+    if (settings.any_periodic()) check_periodic(p, settings);  // at rebuilds only: O(N), serial
     rebuild_pairs(p, settings, contacts, old_pairs, pair_history, pair_history_current);  // the previous list moves to scratch_
     plane_lists_valid_ = false;
   }

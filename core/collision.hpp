@@ -11,13 +11,17 @@
 // parallel over fixed-size chunks whose results are written at offsets fixed by the chunk order, so
 // the list is identical for any thread count. Buffers are kept between calls (no per-step allocation
 // once sizes have settled).
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include <span>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "core/contacts.hpp"
+#include "core/error.hpp"
 #include "core/particles.hpp"
 #include "core/walls.hpp"
 
@@ -25,8 +29,21 @@ namespace grainlab {
 
 struct CollisionSettings {
   double skin = 0.0;  ///< Verlet skin (m); 0: 10 % of the mean particle radius at the first update
-  int periodic_axis = -1;  ///< -1: none; 0,1,2: particles wrap across [periodic_lo, periodic_hi)
-  double periodic_lo = 0.0, periodic_hi = 0.0;
+  /// Periodic boundaries, each pair of faces on its own: along every axis k with periodic[k], pairs
+  /// interact through their nearest image and World::wrap_periodic keeps positions in
+  /// [periodic_lo[k], periodic_hi[k]) (checked at each candidate rebuild: period > 4 r_max).
+  std::array<bool, 3> periodic{false, false, false};
+  Vec3 periodic_lo = Vec3::Zero(), periodic_hi = Vec3::Zero();
+
+  /// Makes axis k (0, 1, 2) periodic over [lo, hi).
+  void set_periodic(int axis, double lo, double hi) {
+    if (axis < 0 || axis > 2) throw InputError(fmt::format("periodic axis must be 0, 1 or 2 (got {})", axis));
+    periodic[axis] = true;
+    periodic_lo[axis] = lo;
+    periodic_hi[axis] = hi;
+  }
+  bool any_periodic() const { return periodic[0] || periodic[1] || periodic[2]; }
+  double period(int axis) const { return periodic_hi[axis] - periodic_lo[axis]; }
 };
 
 struct CollisionStats {
@@ -172,12 +189,13 @@ class ContactDetector {
   std::vector<std::uint32_t> plane_particle_;  ///< the particle of each plane_wall_ entry
 };
 
-/// a - b with the minimum-image convention along the periodic axis, if any.
+/// a - b with the minimum-image convention along each periodic axis.
 inline Vec3 periodic_delta(Vec3 d, const CollisionSettings& s) {
-  if (s.periodic_axis >= 0) {
-    const double L = s.periodic_hi - s.periodic_lo;
-    d[s.periodic_axis] -= L * std::round(d[s.periodic_axis] / L);
-  }
+  for (int k = 0; k < 3; ++k)
+    if (s.periodic[k]) {
+      const double L = s.periodic_hi[k] - s.periodic_lo[k];
+      d[k] -= L * std::round(d[k] / L);
+    }
   return d;
 }
 

@@ -87,10 +87,11 @@ void World::advance_walls(double dt) {
 }
 
 void World::wrap_periodic() {
-  const int k = collision.periodic_axis;
-  if (k < 0) return;
-  const double lo = collision.periodic_lo, L = collision.periodic_hi - collision.periodic_lo;
-  for (Vec3& x : particles.position) x[k] = lo + (x[k] - lo) - L * std::floor((x[k] - lo) / L);
+  for (int k = 0; k < 3; ++k) {
+    if (!collision.periodic[k]) continue;
+    const double lo = collision.periodic_lo[k], L = collision.period(k);
+    for (Vec3& x : particles.position) x[k] = lo + (x[k] - lo) - L * std::floor((x[k] - lo) / L);
+  }
 }
 
 void World::check_stability(double max_overlap_ratio) const {

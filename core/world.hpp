@@ -16,6 +16,8 @@ namespace grainlab {
 
 /// Gravity, optionally ramped linearly in magnitude from `ramp_from` to |g| over `ramp_duration`
 /// seconds (000 line 598: 0.01 -> 9.82 m/s^2 over 60 s to settle a packing gently).
+/// Default: g = (0, 0, -9.82) m/s^2 (z up; 9.82 is the papers' value, 000 line 598, not standard 9.80665),
+/// no ramp. Experiments take their own `gravity` parameter (docs/guards.md lists the defaults).
 struct Gravity {
   Vec3 g = Vec3(0, 0, -9.82);  ///< m/s^2 at full strength
   double ramp_from = 0.0;      ///< magnitude at t = 0 when ramping, m/s^2
@@ -41,6 +43,9 @@ class World {
   Gravity gravity;
   double time = 0;         ///< s
   std::uint64_t step = 0;  ///< steps taken
+  /// Threads a stepper may use for a step (core/thread_arena.hpp); 0: the caller's (TBB default or the
+  /// arena it runs in). Results do not depend on it.
+  int threads = 0;
   StageTimers timers;
 
   /// Pair candidates (sorted by key), then this step's wall contacts. The SDEM stepper keeps the pair
@@ -76,7 +81,7 @@ class World {
   std::size_t pair_contact_count() const { return detector.pair_count(); }
   /// Moves kinematic walls by dt.
   void advance_walls(double dt);
-  /// Wraps positions into the periodic interval, if any.
+  /// Wraps positions into the periodic interval of each periodic axis.
   void wrap_periodic();
   /// Throws InstabilityError (with the step number) on a non-finite state or an overlap beyond
   /// `max_overlap_ratio` of the smaller radius.

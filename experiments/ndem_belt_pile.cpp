@@ -92,9 +92,7 @@ RunResult run_belt_pile(const Parameters& p, RunContext& ctx) {
   } else {
     const double L = p.real("ridge_length");
     if (!(L >= 4 * d)) throw InputError(fmt::format("ndem_belt_pile: ridge_length = {} m must be >= 4 d", L));
-    w.collision.periodic_axis = 0;
-    w.collision.periodic_lo = 0;
-    w.collision.periodic_hi = L;
+    w.collision.set_periodic(0, 0, L);
     count = std::size_t(std::lround(p.real("feed_rate") / belt_speed * L / particle_mass));
     rate = double(count) / fill_time;
     end_of_feed = fill_time;

@@ -9,7 +9,7 @@
 // outlet). Shell: core/geometry/drum.hpp make_bumpy_drum, infinite length, Gaussian bumps (20 per m^2,
 // FWHM 50 mm, heights 30-50 mm, 000 l.1368) repeating with the slice period (with a 50 mm slice each bump
 // and its images form an axial ridge: the slice cannot hold the paper's isolated bumps). Particles wrap
-// across y in [-L/2, L/2) (CollisionSettings::periodic_axis). Particle and wall materials: Table 1 (ledger
+// across y in [-L/2, L/2) (CollisionSettings::periodic). Particle and wall materials: Table 1 (ledger
 // "common settings": pellet values for every contact); wall_friction < 0 keeps the pellet mu_s.
 // Hold-up: holdup kg per metre of drum (ledger E6: 1.08e5 pellets/m of d = 12.7 mm, the solid cross-section
 // implied by the paper's own v_tr), so count = holdup L / m_particle (the d' = 0.8d variant keeps the mass).
@@ -110,9 +110,7 @@ World build_world(const Parameters& p) {
   w.gravity.g = g * Vec3(0, std::sin(beta), -std::cos(beta));
   w.gravity.ramp_duration = p.real("settle_gravity_ramp");
   const double L = slice_length(p);
-  w.collision.periodic_axis = 1;
-  w.collision.periodic_lo = -L / 2;
-  w.collision.periodic_hi = L / 2;
+  w.collision.set_periodic(1, -L / 2, L / 2);
   const Material grain = material_from_parameters(p, "pellet");
   Material wall_material = grain;
   wall_material.name = "drum";

@@ -16,6 +16,7 @@
 #include <tbb/task_arena.h>
 
 #include "core/error.hpp"
+#include "core/run_warnings.hpp"
 #include "pipeline/run_lock.hpp"
 
 namespace grainlab::pipeline {
@@ -178,7 +179,7 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
   const Experiment& exp = find_experiment(study.experiment);
   const int cores = available_cores();
   const int jobs = options.jobs > 0 ? options.jobs : cores;
-  const int threads = std::max(1, cores / jobs);
+  const int threads = options.threads > 0 ? options.threads : std::max(1, cores / jobs);
   std::mutex mu;
   size_t done = 0;
   int failed = 0;
@@ -217,8 +218,15 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
     std::string error;
     bool unstable = false;
     RunResult result;
+    RunWarnings warnings;  // the run guards' (core/run_warnings.hpp): steppers made in this run report here
     try {
-      result = exp.run(spec.parameters, ctx);
+      ScopedRunWarnings collect(warnings);
+      if (options.threads > 0) {
+        tbb::task_arena own(options.threads);
+        own.execute([&] { result = exp.run(spec.parameters, ctx); });
+      } else {
+        result = exp.run(spec.parameters, ctx);
+      }
       for (const auto& m : study.metrics)
         if (!result.metrics.count(m)) throw std::runtime_error(fmt::format("experiment did not report metric '{}'", m));
     } catch (const InstabilityError& e) {
@@ -229,6 +237,12 @@ RunOutcome run_study(const Study& study, const std::string& tier, const fs::path
       if (error.empty()) error = "exception without message";
     }
     prov.wall_s = seconds_since(start);
+    for (const RunWarning& w : warnings.list())
+      prov.warnings.push_back(w.count > 1 ? fmt::format("{}: {} ({} times)", w.code, w.message, w.count) : w.code + ": " + w.message);
+    if (!prov.warnings.empty()) {
+      std::lock_guard g(mu);
+      for (const auto& w : prov.warnings) log << fmt::format("{}: run {} warning: {}\n", label, spec.key, w);
+    }
     // Timings go to provenance only, so identical runs store identical results.
     for (auto it = result.metrics.begin(); it != result.metrics.end();)
       if (it->first.rfind("time_", 0) == 0) {

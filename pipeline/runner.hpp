@@ -4,6 +4,10 @@
 // each run is told threads = max(1, cores / jobs) for its engine, and any TBB loop the engine starts
 // runs inside the same arena, so the total never exceeds `jobs` worker threads.
 // Default jobs = the cores this process may use (many small runs); --jobs 1 for one big run on all.
+// With RunOptions::threads > 0 each run gets an arena of that many threads of its own instead (jobs x
+// threads in all).
+// Warnings: each run collects the run guards' warnings (core/run_warnings.hpp) while it executes; they go
+// to the log (one line each) and to the run's provenance (warnings), and the study report lists them.
 // A run that throws is stored as failed with its message; the others go on.
 // Concurrency with other writers (another `grainlab run`, the shards of a Slurm array): each run is
 // computed under its run lock (run_lock.hpp). A run locked elsewhere is done last: this process waits
@@ -37,6 +41,9 @@ struct Progress {
 
 struct RunOptions {
   int jobs = 0;          ///< 0 = the cores this process may use
+  /// Engine threads per run: > 0 runs each run in a tbb::task_arena of its own with that many threads
+  /// (grainlab run --threads); 0 = cores / jobs, all runs sharing the arena of `jobs` threads.
+  int threads = 0;
   bool force = false;    ///< recompute and replace existing results
   bool dry_run = false;  ///< list what would run, run nothing
   bool progress_tty = false;

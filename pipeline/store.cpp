@@ -80,6 +80,11 @@ void ResultStore::save(const std::string& key, const Parameters& p, const RunRes
   if (!prov.slurm_job.empty()) pv.insert("slurm_job", prov.slurm_job);
   for (const auto& [k, v] : prov.stage_seconds) stages.insert(k, v);
   pv.insert("stage_seconds", std::move(stages));
+  if (!prov.warnings.empty()) {
+    toml::array warnings;
+    for (const auto& w : prov.warnings) warnings.push_back(w);
+    pv.insert("warnings", std::move(warnings));
+  }
   t.insert("parameters", std::move(params));
   t.insert("metrics", std::move(metrics));
   t.insert("provenance", std::move(pv));
@@ -160,6 +165,8 @@ std::optional<StoredRun> ResultStore::load(const std::string& key) const {
   r.provenance.slurm_job = pv["slurm_job"].value_or(std::string());
   if (auto st = pv["stage_seconds"].as_table())
     for (const auto& [k, v] : *st) r.provenance.stage_seconds[std::string(k.str())] = v.value_or(0.0);
+  if (auto w = pv["warnings"].as_array())
+    for (const auto& v : *w) r.provenance.warnings.push_back(v.value_or(std::string()));
   return r;
 }
 

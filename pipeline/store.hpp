@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "experiments/experiment.hpp"
 
@@ -22,6 +23,9 @@ struct Provenance {
   double wall_s = 0;
   std::string slurm_job;  ///< "<array job>_<task>" when run by a Slurm array task
   std::map<std::string, double> stage_seconds;  ///< from metrics named time_<stage> (s)
+  /// Run guard warnings (core/run_warnings.hpp), "code: message (N times)"; provenance because a warning
+  /// never changes a result.
+  std::vector<std::string> warnings;
 };
 
 struct StoredRun {

@@ -114,6 +114,7 @@ struct WorldMirror {
   Gravity g;
   double h;
   std::uint64_t i;
+  int threads;  // not saved: a run setting that changes the speed only (World::threads)
   StageTimers j;
   DeferredContacts k;  // not saved: a cache of the pair state, written into the records before saving
 };
@@ -124,7 +125,7 @@ static_assert(sizeof(Material) == sizeof(MaterialMirror), "Material changed: upd
 static_assert(sizeof(Contact) == sizeof(ContactMirror), "Contact changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(Wall) == sizeof(WallMirror), "Wall changed: update wall_fields and checkpoint_version");
 static_assert(sizeof(ContactDetector) == sizeof(DetectorMirror), "ContactDetector changed: update DetectorState and detector_fields");
-static_assert(sizeof(CollisionSettings) == sizeof(double) * 3 + 8, "CollisionSettings changed: update settings_fields");
+static_assert(sizeof(CollisionSettings) == sizeof(double) * 8, "CollisionSettings changed: update settings_fields");
 static_assert(sizeof(Gravity) == sizeof(double) * 5, "Gravity changed: update gravity_fields");
 static_assert(sizeof(StageTimers) == sizeof(double) * 6, "StageTimers changed: update timer_fields");
 static_assert(sizeof(CollisionStats) == 24, "CollisionStats changed: update stats_fields");
@@ -174,7 +175,7 @@ void stats_fields(S& s, F& f) {
 }
 template <class S, class F>
 void settings_fields(S& s, F& f) {
-  f(s.skin); f(s.periodic_axis); f(s.periodic_lo); f(s.periodic_hi);
+  f(s.skin); f(s.periodic); f(s.periodic_lo); f(s.periodic_hi);
 }
 template <class S, class F>
 void gravity_fields(S& g, F& f) {

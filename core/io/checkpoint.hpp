@@ -25,7 +25,7 @@
 
 namespace grainlab::io {
 
-inline constexpr std::uint32_t checkpoint_version = 3;  // 2: rigid bodies (BODY section, ParticleStore::body); 3: PAIR overrides
+inline constexpr std::uint32_t checkpoint_version = 3;  // 2: rigid bodies (BODY section, ParticleStore::body); 3: PAIR overrides, periodic per axis
 
 enum class Overwrite { forbid, allow };
 

@@ -90,7 +90,7 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
   body_inv_inertia_.resize(nb);
   particle_body_ = nullptr;
   if (nb == 0) return;
-  if (world.collision.periodic_axis >= 0) throw InputError("ndem: rigid bodies in a periodic domain are not supported (collision.periodic_axis)");
+  if (world.collision.any_periodic()) throw InputError("ndem: rigid bodies in a periodic domain are not supported (collision.periodic)");
   resolve_members(world);
   const double dt = S.time_step;
   dt_ = dt;

@@ -50,6 +50,10 @@ struct NdemSettings {
   double impact_velocity = -1.0;     ///< v_imp (m/s); < 0: rule v_imp = impact_epsilon * d / Dt per contact (000 l.1140)
   double impact_epsilon = 0.02;      ///< epsilon of the v_imp rule (Paper III)
   bool impact_stage = true;          ///< run the Newton-restitution impact stage
+  /// Wrap positions into the periodic box after each step (World::wrap_periodic, as SDEM always does).
+  /// Off (the default, as before): positions along a periodic axis grow unwrapped; detection and forces
+  /// use nearest images either way, so only the coordinates differ (and their rounding far from the box).
+  bool wrap_periodic = false;
   double overlap_floor_ratio = 1e-9; ///< delta floored at this * R* inside the scale factor e_H delta^{e_H-1}
   bool parallel = false;             ///< graph-coloured PGS, TBB parallel per colour (deterministic for any thread count)
   int max_colours = 32;              ///< colours tried before a contact goes to the serial overflow set (1..63)

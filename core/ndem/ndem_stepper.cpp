@@ -83,6 +83,7 @@ NdemStepper::NdemStepper(NdemSettings settings)
       order_rng_(settings_.contact_order_seed),
       reducer_(settings_.reduction, settings_.time_step) {
   settings_.validate();
+  guards_.set_impact_stage(settings_.impact_stage);
   if (settings_.reduction.enabled && settings_.reduction.trial_split) {
     NdemSettings trial = settings_;
     trial.reduction = ReductionSettings{};  // the trial solves the full system, it does not reduce
@@ -92,6 +93,7 @@ NdemStepper::NdemStepper(NdemSettings settings)
     trial.record_residuals = trial.record_row_residuals = trial.record_contact_statistics = false;
     trial.reference_iterations = 0;
     trial_.stepper = std::make_unique<NdemStepper>(trial);
+    trial_.stepper->guards_.set_enabled(false);  // its steps are this stepper's steps, guarded here
   }
 }
 
@@ -228,6 +230,7 @@ void NdemStepper::setup(World& world) {
     stats_.colours = colouring_.colours_used;
     stats_.overflow = colouring_.overflow;
   }
+  guards_.observe_setup(world, R, dt);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -239,6 +242,7 @@ void NdemStepper::impact(World&) {
     stats_.contact_approach_speed.resize(rows_.size());
     for (std::size_t i = 0; i < rows_.size(); ++i) stats_.contact_approach_speed[i] = -normal_velocity(rows_, bodies_, i);
   }
+  guards_.observe_first_touch_speeds(rows_, bodies_);
   const std::size_t body_impacts = body_rows_.begin_impact(bodies_, settings_.impact_stage);
   if (!settings_.impact_stage || (rows_.size() == 0 && body_impacts == 0)) return;
   const std::size_t m = rows_.size();
@@ -254,6 +258,7 @@ void NdemStepper::impact(World&) {
   }
   stats_.impacting = count;
   stats_.impacting_fraction = m ? double(count) / double(m) : 0.0;
+  guards_.observe_impacts(count + body_impacts);
   if (count + body_impacts == 0) return;
   PgsOptions opt;
   opt.iterations = settings_.impact_iterations > 0 ? settings_.impact_iterations : settings_.iterations;
@@ -418,6 +423,10 @@ void NdemStepper::integrate(World& world) {
 }
 
 void NdemStepper::step(World& world) {
+  arena_.run(world.threads, [&] { advance(world); });
+}
+
+void NdemStepper::advance(World& world) {
   settings_.validate();
   const double dt = settings_.time_step;
   world.detect_contacts();
@@ -438,6 +447,7 @@ void NdemStepper::step(World& world) {
   t0 = Clock::now();
   integrate(world);
   world.advance_walls(dt);
+  if (settings_.wrap_periodic) world.wrap_periodic();
   world.time += dt;
   ++world.step;
   world.timers.integrate += seconds_since(t0);

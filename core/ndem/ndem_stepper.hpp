@@ -31,9 +31,11 @@
 #include <vector>
 
 #include "core/ndem/body_rows.hpp"
+#include "core/ndem/ndem_guards.hpp"
 #include "core/ndem/ndem_settings.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/ndem/reduction.hpp"
+#include "core/thread_arena.hpp"
 #include "core/world.hpp"
 
 namespace grainlab {
@@ -61,6 +63,8 @@ class NdemStepper : public Stepper {
 
   const NdemSettings& settings() const { return settings_; }
   const NdemStepStats& stats() const { return stats_; }
+  /// The run guards (warnings of core/ndem/ndem_guards.hpp; reported when the stepper ends).
+  const NdemRunGuards& guards() const { return guards_; }
   /// Switches the per-iteration residual record on or off from the next step (one solve of a long run).
   void set_record_residuals(bool on) { settings_.record_residuals = on; }
 
@@ -72,6 +76,8 @@ class NdemStepper : public Stepper {
   /// Rows, impact stage, pre-step, warm start and continuous solve: everything of a step but the position
   /// update (the trial solve runs this on the unreduced system).
   void solve(World& world);
+  /// One step (step() runs it in the arena of World::threads).
+  void advance(World& world);
   /// Model reduction stages (settings.reduction.enabled only).
   void reduction_split(World& world);
   void reduction_split_after_impact(World& world);
@@ -92,6 +98,8 @@ class NdemStepper : public Stepper {
   NdemBodyRows body_rows_;  ///< contacts of rigid bodies and motor rows (core/ndem/body_rows.hpp)
   NdemReducer reducer_;     ///< model reduction (used when settings_.reduction.enabled)
   NdemTrialStepper trial_;  ///< trial solve of the unreduced system (reduction.trial_split)
+  ThreadArena arena_;       ///< World::threads
+  NdemRunGuards guards_;    ///< run guards (core/ndem/ndem_guards.hpp): read-only, report to the run's warnings
 };
 
 }  // namespace grainlab

@@ -181,7 +181,7 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   const int a = c.a, b = c.b;
   const S3 xa(p.position[a]);
   S3 delta = xa - S3(p.position[b]);
-  if (cs.periodic_axis >= 0) delta = S3(periodic_delta(delta.vec(), cs));
+  if (cs.any_periodic()) delta = S3(periodic_delta(delta.vec(), cs));
   const double dist = delta.norm();
   const double ra = p.radius[a], rb = p.radius[b];
   const S3 n = dist > 0 ? (1.0 / dist) * delta : S3(0, 0, 1);
@@ -263,14 +263,14 @@ template <SdemNormalLaw law, bool plain, bool shared>
 
   const L3 xa = particle(p.position, true);
   L3 delta = xa - particle(p.position, false);
-  if (cs.periodic_axis >= 0) [[unlikely]] {
-    auto wrap = [L = cs.periodic_hi - cs.periodic_lo](Lanes x) {  // as periodic_delta
+  if (cs.any_periodic()) [[unlikely]] {
+    auto wrap = [](Lanes x, double L) {  // as periodic_delta
       for (int i = 0; i < lane_count; ++i) x[i] -= L * std::round(x[i] / L);
       return x;
     };
-    if (cs.periodic_axis == 0) delta.x = wrap(delta.x);
-    if (cs.periodic_axis == 1) delta.y = wrap(delta.y);
-    if (cs.periodic_axis == 2) delta.z = wrap(delta.z);
+    if (cs.periodic[0]) delta.x = wrap(delta.x, cs.period(0));
+    if (cs.periodic[1]) delta.y = wrap(delta.y, cs.period(1));
+    if (cs.periodic[2]) delta.z = wrap(delta.z, cs.period(2));
   }
   const Lanes dist = sqrt(delta.squaredNorm());
   const Lanes ra = constant(kc.radius_a), rb = constant(kc.radius_b);

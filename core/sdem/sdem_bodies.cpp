@@ -9,7 +9,7 @@ namespace grainlab {
 
 void sdem_integrate_bodies(World& world, double dt, const Vec3& g) {
   if (world.bodies.empty()) return;
-  if (world.collision.periodic_axis >= 0) throw InputError("sdem: rigid bodies in a periodic domain are not supported (collision.periodic_axis)");
+  if (world.collision.any_periodic()) throw InputError("sdem: rigid bodies in a periodic domain are not supported (collision.periodic)");
   resolve_members(world);
   ParticleStore& P = world.particles;
   for (std::size_t k = 0; k < world.bodies.size(); ++k) {

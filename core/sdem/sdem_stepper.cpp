@@ -1,4 +1,5 @@
 #include "core/sdem/sdem_stepper.hpp"
+#include "core/sdem/sdem_guards.hpp"
 #include "core/sdem/sdem_bodies.hpp"
 
 #include <algorithm>
@@ -674,6 +675,11 @@ void SdemStepper::integrate(World& world, const KickDrift& kd) {
 }
 
 void SdemStepper::step(World& world) {
+  arena_.run(world.threads, [&] { advance(world); });
+  if (sdem_guard_scan_due(world.step)) sdem_guard_scan(world, settings_, *warnings_);
+}
+
+void SdemStepper::advance(World& world) {
   const double dt = settings_.time_step;
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
     world.detect_contacts(false);  // pair geometry: fused into the force stage

@@ -55,6 +55,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/run_warnings.hpp"
+#include "core/thread_arena.hpp"
 #include "core/world.hpp"
 
 namespace grainlab {
@@ -246,6 +248,8 @@ class SdemStepper : public Stepper {
   }
 
  private:
+  /// One step (step() runs it in the arena of World::threads, then the run guards).
+  void advance(World& world);
   void prepare(const World& world);
   void build_adjacency(World& world);
   void build_schedule(std::size_t np, std::size_t pairs, std::size_t regions);
@@ -312,6 +316,8 @@ class SdemStepper : public Stepper {
   bool forces_current_ = false;  ///< velocity Verlet: particle.force holds the forces at the current state
   std::uint64_t forces_step_ = 0;
   std::size_t forces_particles_ = 0;
+  ThreadArena arena_;  ///< World::threads
+  RunWarnings* warnings_ = &current_run_warnings();  ///< where the run guards report (core/sdem/sdem_guards.hpp)
 };
 
 }  // namespace grainlab

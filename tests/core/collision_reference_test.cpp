@@ -48,9 +48,7 @@ World make_scene(const SceneSpec& s, unsigned seed) {
   }
   w.collision.skin = 0.0005;
   if (s.periodic_axis >= 0) {
-    w.collision.periodic_axis = s.periodic_axis;
-    w.collision.periodic_lo = 0;
-    w.collision.periodic_hi = s.box;
+    w.collision.set_periodic(s.periodic_axis, 0, s.box);
   }
   auto plane = [&](Vec3 point, Vec3 normal, Vec3 velocity) {
     Wall wall;

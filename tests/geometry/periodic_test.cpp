@@ -1,4 +1,4 @@
-// Periodic boundary along one axis (CollisionSettings::periodic_axis, World::wrap_periodic): the
+// Periodic boundary along one axis (CollisionSettings::periodic, World::wrap_periodic): the
 // cell grid finds exactly the pairs a brute-force minimum-image search finds, with the right normals
 // and overlaps across the seam, also for periods of only 1 or 2 cells, without duplicates.
 #include <boost/test/unit_test.hpp>
@@ -18,9 +18,7 @@ namespace {
 World cloud(int n, unsigned seed, int axis, double period, double extent = 0.1) {
   World w;
   w.add_material(Material{});
-  w.collision.periodic_axis = axis;
-  w.collision.periodic_lo = -0.02;
-  w.collision.periodic_hi = -0.02 + period;
+  w.collision.set_periodic(axis, -0.02, -0.02 + period);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> u(0, extent), r(0.002, 0.005);
   for (int i = 0; i < n; ++i) {
@@ -35,8 +33,9 @@ World cloud(int n, unsigned seed, int axis, double period, double extent = 0.1) 
 std::map<std::uint64_t, std::pair<double, Vec3>> brute_force(const World& w) {
   std::map<std::uint64_t, std::pair<double, Vec3>> out;
   const auto& p = w.particles;
-  const int k = w.collision.periodic_axis;
-  const double L = w.collision.periodic_hi - w.collision.periodic_lo;
+  int k = 0;
+  while (!w.collision.periodic[k]) ++k;  // the one periodic axis
+  const double L = w.collision.period(k);
   for (std::size_t i = 0; i < p.size(); ++i)
     for (std::size_t j = i + 1; j < p.size(); ++j) {
       Vec3 best = Vec3::Constant(1e9);
@@ -93,9 +92,7 @@ BOOST_AUTO_TEST_CASE(short_periods_of_one_and_two_cells) {
 BOOST_AUTO_TEST_CASE(contact_across_the_seam) {
   World w;
   w.add_material(Material{});
-  w.collision.periodic_axis = 0;
-  w.collision.periodic_lo = 0;
-  w.collision.periodic_hi = 0.1;
+  w.collision.set_periodic(0, 0, 0.1);
   w.add_sphere(Vec3(0.001, 0.05, 0.05), 0.002, 0);  // a, just right of the seam
   w.add_sphere(Vec3(0.0985, 0.05, 0.05), 0.002, 0);  // b, just left of it
   w.detect_contacts();
@@ -112,9 +109,7 @@ BOOST_AUTO_TEST_CASE(wrapping_keeps_pairs_and_needs_no_rebuild) {
   // are minimum-image) so the wrap alone triggers no grid rebuild, and the contact persists.
   World w;
   w.add_material(Material{});
-  w.collision.periodic_axis = 2;
-  w.collision.periodic_lo = 0;
-  w.collision.periodic_hi = 0.05;
+  w.collision.set_periodic(2, 0, 0.05);
   w.add_sphere(Vec3(0, 0, 0.00002), 0.002, 0);
   w.add_sphere(Vec3(0, 0, 0.0495), 0.002, 0);
   w.detect_contacts();  // skin = 0.1 x 2 mm: rebuild after a move of 0.1 mm
@@ -133,14 +128,12 @@ BOOST_AUTO_TEST_CASE(period_too_short_is_rejected) {
   // own image): an InputError naming the periodic interval.
   World w;
   w.add_material(Material{});
-  w.collision.periodic_axis = 0;
-  w.collision.periodic_lo = 0;
-  w.collision.periodic_hi = 0.007;
+  w.collision.set_periodic(0, 0, 0.007);
   w.add_sphere(Vec3(0.001, 0, 0), 0.002, 0);
   w.add_sphere(Vec3(0.004, 0, 0), 0.002, 0);
   BOOST_CHECK_EXCEPTION(w.detect_contacts(), InputError,
                         [](const InputError& e) { return std::string(e.what()).find("periodic") != std::string::npos; });
-  w.collision.periodic_hi = -1;
+  w.collision.periodic_hi[0] = -1;
   BOOST_CHECK_THROW(w.detect_contacts(), InputError);
 }
 

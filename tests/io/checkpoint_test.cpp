@@ -88,7 +88,9 @@ void require_identical(const World& a, const World& b, bool timers = true) {
   BOOST_TEST(da.stats.candidates == db.stats.candidates);
   BOOST_TEST(da.stats.wall_contacts == db.stats.wall_contacts);
   BOOST_TEST(same_bits(a.collision.skin, b.collision.skin));
-  BOOST_TEST(a.collision.periodic_axis == b.collision.periodic_axis);
+  BOOST_TEST((a.collision.periodic == b.collision.periodic));
+  BOOST_TEST(same_bits(a.collision.periodic_lo, b.collision.periodic_lo));
+  BOOST_TEST(same_bits(a.collision.periodic_hi, b.collision.periodic_hi));
   BOOST_TEST(same_bits(a.gravity.g, b.gravity.g));
   BOOST_TEST(same_bits(a.gravity.ramp_from, b.gravity.ramp_from));
   BOOST_TEST(same_bits(a.gravity.ramp_duration, b.gravity.ramp_duration));
@@ -100,7 +102,7 @@ void require_identical(const World& a, const World& b, bool timers = true) {
 World stepped_world(int steps) {
   World w = test::toy_world();
   w.particles.fix(5);
-  w.collision.periodic_axis = -1;
+  w.collision.periodic = {false, false, false};
   for (int i = 0; i < steps; ++i) test::toy_step(w, 1e-4);
   return w;
 }

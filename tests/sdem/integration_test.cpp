@@ -64,9 +64,7 @@ BOOST_AUTO_TEST_CASE(periodic_collision) {
   m.restitution = 1.0;
   m.friction = 0.0;
   w.add_material(m);
-  w.collision.periodic_axis = 0;
-  w.collision.periodic_lo = 0.0;
-  w.collision.periodic_hi = 0.1;
+  w.collision.set_periodic(0, 0.0, 0.1);
   w.add_sphere(Vec3(0.094, 0.05, 0.05), 0.005, 0, Vec3(0.5, 0, 0));
   w.add_sphere(Vec3(0.006, 0.05, 0.05), 0.005, 0, Vec3(-0.5, 0, 0));
   SdemSettings s;

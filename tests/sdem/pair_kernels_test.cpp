@@ -145,9 +145,7 @@ BOOST_AUTO_TEST_CASE(lanes_match_scalar_kernel_all_laws) {
 
 BOOST_AUTO_TEST_CASE(lanes_match_scalar_kernel_periodic) {
   CollisionSettings cs;
-  cs.periodic_axis = 0;
-  cs.periodic_lo = -0.01;
-  cs.periodic_hi = 0.0125;  // pairs near x = +-0.01 touch through the seam
+  cs.set_periodic(0, -0.01, 0.0125);  // pairs near x = +-0.01 touch through the seam
   compare(SdemNormalLaw::hertz, cs, 4);
 }
 
