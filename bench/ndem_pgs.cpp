@@ -1,5 +1,7 @@
-// Google Benchmark of the NDEM projected Gauss-Seidel on a resting bed (issue 8, Performance).
-// Scene: n^3 spheres (d = 13 mm, pellet material) in a simple cubic lattice with spacing 0.9999 d on a
+// Google Benchmark of the NDEM projected Gauss-Seidel on a resting bed (issue 8, Performance) and on the
+// settled random pile that the Bullet peer runs (issue 27 item 7; bench/peer_pile.hpp: BM_ndem_pile_step,
+// BM_pgs_solve_pile, and with GRAINLAB_BENCH_MILLION=1 BM_ndem_million, 10^6 spheres with peak RSS).
+// Lattice scene: n^3 spheres (d = 13 mm, pellet material) in a simple cubic lattice with spacing 0.9999 d on a
 // floor, so every lattice neighbour pair is a touching contact (about 3 per sphere) from the first step.
 // One benchmark iteration = one NdemStepper::step with N_it = 20 PGS iterations. Counters:
 //   ns_per_contact_iter  solve wall seconds / (contacts * N_it)  (warm start + PGS; impact stage off)
@@ -19,7 +21,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
+#include <string>
+
+#include <sys/resource.h>
 
 #include <tbb/global_control.h>
 
@@ -27,6 +33,7 @@
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
+#include "peer_pile.hpp"
 
 using namespace grainlab;
 
@@ -53,12 +60,7 @@ World bed(int n, double mu_r) {
   return w;
 }
 
-void BM_ndem_step(benchmark::State& state) {
-  const int n = int(state.range(0));
-  const double mu_r = state.range(1) ? 0.32 : 0.0;
-  const int threads = int(state.range(2));  // 0: serial PGS; 1, 2: graph-coloured PGS on that many threads
-  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
-  World w = bed(n, mu_r);
+NdemSettings bench_settings(int threads) {
   NdemSettings s;
   s.time_step = 0.005;
   s.iterations = 20;
@@ -68,8 +70,16 @@ void BM_ndem_step(benchmark::State& state) {
   // stage on ~7 % of contacts trigger a full extra impact PGS pass each step. The benchmark measures the
   // continuous PGS (warm start + iterations); the impact stage costs at most one more such pass.
   s.impact_stage = false;
+  return s;
+}
+
+// Whole NdemStepper::step on `w`: one benchmark iteration = one step (see the header for the counters).
+// `warmup` steps first (the first builds the grid).
+void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, int warmup) {
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
+  const NdemSettings s = bench_settings(threads);
   NdemStepper ndem(s);
-  ndem.step(w);  // first step builds the grid
+  for (int k = 0; k < warmup; ++k) ndem.step(w);
   w.timers = StageTimers{};
   std::size_t contacts = 0;
   long steps = 0;
@@ -103,6 +113,24 @@ void BM_ndem_step(benchmark::State& state) {
   state.counters["colours"] = ndem.stats().colours;
   state.counters["impacting"] = double(ndem.stats().impacting);
   state.counters["impact_its"] = ndem.stats().impact_iterations_used;
+}
+
+void BM_ndem_step(benchmark::State& state) {
+  const double mu_r = state.range(1) ? 0.32 : 0.0;
+  step_benchmark(state, bed(int(state.range(0)), mu_r), mu_r, int(state.range(2)), 1);
+}
+
+// Bullet's settled random pile (bench/peer_pile.hpp): 10k = 20 x 20 x 25, 100k = 50 x 50 x 40.
+World pile(int thousands, double mu_r) {
+  const int nx = thousands >= 100 ? 50 : 20, nz = thousands >= 100 ? 40 : 25;
+  return bench::tiled_pile(bench::settled_pile(nx, nz), nx * bench::pile_spacing, 1, 1, mu_r);
+}
+
+void BM_ndem_pile_step(benchmark::State& state) {
+  const double mu_r = state.range(1) ? 0.32 : 0.0;
+  // 50 warm-up steps, as the Bullet side runs (bullet_pgs bench ... NWARM = 50): the rigid pile sinks into
+  // its NDEM compliance and the warm start fills.
+  step_benchmark(state, pile(int(state.range(0)), mu_r), mu_r, int(state.range(2)), 50);
 }
 
 double thread_cpu_seconds() {
@@ -164,19 +192,13 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
   }
 }
 
-void BM_pgs_solve(benchmark::State& state) {
-  const int n = int(state.range(0));
-  const double mu_r = state.range(1) ? 0.32 : 0.0;
-  const int threads = int(state.range(2));
+// solve_continuous alone on the rows of `w` after `warmup` steps (settled multipliers for the warm start).
+void solve_benchmark(benchmark::State& state, World w, double mu_r, int threads, int warmup) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
-  World w = bed(n, mu_r);
-  NdemSettings s;
-  s.time_step = 0.005;
-  s.iterations = 20;
-  s.warm_start = NdemWarmStart::history;
-  s.impact_stage = false;
+  NdemSettings s = bench_settings(threads);
+  s.parallel = false;  // the steps before; the solve below colours by itself
   NdemStepper ndem(s);
-  for (int k = 0; k < 3; ++k) ndem.step(w);  // settled multipliers for the warm start
+  for (int k = 0; k < warmup; ++k) ndem.step(w);
   NdemRows rows0;
   NdemBodies bodies0;
   build_rows(w, s, rows0, bodies0);
@@ -208,6 +230,50 @@ void BM_pgs_solve(benchmark::State& state) {
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
 }
 
+void BM_pgs_solve(benchmark::State& state) {
+  const double mu_r = state.range(1) ? 0.32 : 0.0;
+  solve_benchmark(state, bed(int(state.range(0)), mu_r), mu_r, int(state.range(2)), 3);
+}
+
+void BM_pgs_solve_pile(benchmark::State& state) {
+  const double mu_r = state.range(1) ? 0.32 : 0.0;
+  solve_benchmark(state, pile(int(state.range(0)), mu_r), mu_r, int(state.range(2)), 50);
+}
+
+long peak_rss_bytes() {
+  rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss * 1024L;  // Linux reports kilobytes
+}
+
+// A 10^6-sphere settled bed: the 10k pile tiled 10 x 10 (2.4 m square, 25 layers). Registered only with
+// GRAINLAB_BENCH_MILLION=1 (it needs ~GBs and minutes). Reports the step time and the peak RSS of the
+// whole process, and the RSS growth from the empty process per sphere (everything: particles, contacts,
+// detector, rows, packed records).
+void BM_ndem_million(benchmark::State& state) {
+  const int threads = int(state.range(0));
+  const long rss0 = peak_rss_bytes();
+  World w = bench::tiled_pile(bench::settled_pile(20, 25), 20 * bench::pile_spacing, 10, 10, 0.0);
+  tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
+  NdemStepper ndem(bench_settings(threads));
+  for (int k = 0; k < 3; ++k) ndem.step(w);
+  w.timers = StageTimers{};
+  std::size_t contacts = 0;
+  for (auto _ : state) {
+    ndem.step(w);
+    contacts += ndem.stats().contacts;
+  }
+  const double n = double(w.particles.size()), steps = double(state.iterations());
+  state.counters["N"] = n;
+  state.counters["contacts_per_particle"] = double(contacts) / steps / n;
+  state.counters["s_per_step"] = w.timers.total() / steps;
+  state.counters["solve_s_per_step"] = w.timers.solve / steps;
+  state.counters["detect_s_per_step"] = w.timers.collision / steps;
+  state.counters["peak_rss_GB"] = double(peak_rss_bytes()) / 1e9;
+  state.counters["rss_bytes_per_particle"] = double(peak_rss_bytes() - rss0) / n;
+  state.counters["KE_J"] = w.particles.kinetic_energy();
+}
+
 }  // namespace
 
 // 22^3 = 10 648 spheres (~31k contacts), 47^3 = 103 823 spheres (~300k contacts).
@@ -226,4 +292,31 @@ BENCHMARK(BM_pgs_solve)
     ->UseRealTime();
 BENCHMARK(BM_pgs_solve)->ArgsProduct({{47}, {0, 1}, {0, 1, 2}})->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
 
-BENCHMARK_MAIN();
+// Bullet's settled random pile. Args: {thousands of spheres (10: 20 x 20 x 25, 100: 50 x 50 x 40), rolling rows?,
+// threads (0 = serial PGS)}.
+BENCHMARK(BM_ndem_pile_step)
+    ->ArgsProduct({{10}, {0, 1}, {0, 1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(2.0)
+    ->UseRealTime();
+BENCHMARK(BM_ndem_pile_step)->ArgsProduct({{100}, {0, 1}, {0, 2}})->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_pgs_solve_pile)
+    ->ArgsProduct({{10}, {0, 1}, {0, 1, 2}})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0)
+    ->UseRealTime();
+BENCHMARK(BM_pgs_solve_pile)->ArgsProduct({{100}, {0, 1}, {0, 1, 2}})->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+
+int main(int argc, char** argv) {
+  if (const char* m = std::getenv("GRAINLAB_BENCH_MILLION"); m && std::string(m) == "1")
+    benchmark::RegisterBenchmark("BM_ndem_million", BM_ndem_million)
+        ->ArgsProduct({{0, 2}})
+        ->Unit(benchmark::kSecond)
+        ->Iterations(3)
+        ->UseRealTime();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
