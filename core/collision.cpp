@@ -1,6 +1,7 @@
 #include "core/collision.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -14,13 +15,14 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/scheduling_policy.hpp"
 
 namespace grainlab {
 
 namespace {
 
-constexpr std::size_t chunk_size = 1024;  // fixed chunking keeps results independent of thread count
-constexpr std::size_t wall_chunk_size = 256;  // static-plane entries and wall records per chunk
+constexpr std::size_t chunk_size = policy::detector_chunk;
+constexpr std::size_t wall_chunk_size = policy::wall_chunk;
 
 /// The minimum-image convention needs a period above 4 r_max: then a pair touches through one image
 /// at most and no sphere touches its own image.
@@ -62,126 +64,32 @@ bool ContactDetector::needs_rebuild(const ParticleStore& particles, const Collis
       [](bool x, bool y) { return x || y; });
 }
 
-// Rebuild of the candidate list (at most every few steps):
-//  1. counting sort of the particles by cell (cell size 2 r_max + skin: every pair within reach lies in
-//     neighbouring cells);
-//  2. candidate search per particle i, in increasing id order, over its own and all 26 neighbouring
-//     cells, keeping partners j with id[j] > id[i] within reach |x_i - x_j| <= r_i + r_j + skin; each
-//     particle's few partners are sorted by id, so the chunks come out in key order and no global sort
-//     is needed (the reach test is symmetric in i and j bit for bit, so the set is the one the former
-//     half-stencil search found);
-//  3. the list is written at per-chunk offsets, each new candidate taking the history of the previous
-//     candidate with its key (merge against the previous list, which is sorted by key).
-// Reads positions, radii and ids; writes `contacts` (candidates only; the caller appends the wall
-// contacts) and keeps the previous list in scratch_ (the caller carries the wall history from its
-// tail). Parallel over fixed particle chunks; the result does not depend on the thread count.
-void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
-                                    std::vector<Contact>& contacts, std::size_t old_pairs,
-                                    std::vector<PairHistory>* pair_history, bool pair_history_current) {
-  const std::size_t n = p.size();
-  ++stats_.rebuilds;
-  reference_position_ = p.position;
-  valid_ = true;
-  // scratch_ becomes the previous list; contacts gets the storage of an outdated one, overwritten below
-  // (its size is kept so that the elements need not be constructed again).
-  scratch_.swap(contacts);
-  if (n == 0) {
-    contacts.clear();
-    pair_particles_.clear();
-    if (pair_history) pair_history->clear();
-    pair_count_ = 0;
-    return;
-  }
-
-  // Grid bounds and cell size.
-  Vec3 lo = p.position[0], hi = p.position[0];
-  double r_max = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    lo = lo.cwiseMin(p.position[i]);
-    hi = hi.cwiseMax(p.position[i]);
-    r_max = std::max(r_max, p.radius[i]);
-  }
-  const double cell = 2 * r_max + skin_;
+// The cell grid of a rebuild: cells of at least 2 r_max + skin per side, so that every pair within reach
+// lies in neighbouring cells; a periodic axis is divided into whole cells of its period.
+struct ContactDetector::CellGrid {
+  Vec3 lo;
   Eigen::Array3i dims;
-  for (int k = 0; k < 3; ++k) {
-    if (settings.periodic[k]) {
-      lo[k] = settings.periodic_lo[k];
-      const int m = int(std::floor(settings.period(k) / cell));
-      dims[k] = std::max(m, 1);
-    } else {
-      dims[k] = std::max(1, int((hi[k] - lo[k]) / cell) + 1);
-    }
-  }
-  // Guard against absurd grids (a stray particle far away, a dilute periodic box): at most a few cells per
-  // particle. Open axes shrink first; periodic ones only when no open axis has more than one cell left
-  // (fewer, larger cells of a period stay at least `cell` wide).
-  const double cap = 8.0 * double(n) + 64;
-  while (double(dims[0]) * dims[1] * dims[2] > cap) {
-    bool open_left = false;
-    for (int k = 0; k < 3; ++k)
-      if (!settings.periodic[k]) {
-        open_left = open_left || dims[k] > 1;
-        dims[k] = std::max(1, (dims[k] + 1) / 2);
-      }
-    if (!open_left)
-      for (int k = 0; k < 3; ++k)
-        if (settings.periodic[k]) dims[k] = std::max(1, dims[k] / 2);
-  }
   Eigen::Array3d size;
-  for (int k = 0; k < 3; ++k) {
-    const double extent = settings.periodic[k] ? settings.period(k) : hi[k] - lo[k];
-    size[k] = settings.periodic[k] ? extent / dims[k] : std::max(cell, extent / dims[k] * (1 + 1e-9));
-  }
-  auto cell_of = [&](const Vec3& x) {
+  std::array<bool, 3> periodic;
+
+  Eigen::Array3i cell_of(const Vec3& x) const {
     Eigen::Array3i c;
     for (int k = 0; k < 3; ++k) {
       int ck = int(std::floor((x[k] - lo[k]) / size[k]));
-      if (settings.periodic[k]) ck = ((ck % dims[k]) + dims[k]) % dims[k];
+      if (periodic[k]) ck = ((ck % dims[k]) + dims[k]) % dims[k];
       c[k] = std::clamp(ck, 0, dims[k] - 1);
     }
     return c;
-  };
-  auto linear = [&](int x, int y, int z) { return std::size_t(x) + dims[0] * (std::size_t(y) + dims[1] * std::size_t(z)); };
-
-  // Counting sort of particle indices by cell; positions, radii and ids copied in cell order so that
-  // the search below streams contiguous memory.
-  const std::size_t ncell = std::size_t(dims[0]) * dims[1] * dims[2];
-  std::vector<std::uint32_t>& cell_index = cell_index_;
-  std::vector<std::uint32_t>& start = cell_start_;
-  cell_index.resize(n);
-  start.assign(ncell + 1, 0);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
-    for (std::size_t i = r.begin(); i != r.end(); ++i) {
-      const Eigen::Array3i c = cell_of(p.position[i]);
-      cell_index[i] = std::uint32_t(linear(c[0], c[1], c[2]));
-    }
-  });
-  for (std::size_t i = 0; i < n; ++i) ++start[cell_index[i] + 1];
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  Grid& grid = grid_;
-  grid.resize(n + grid_pad);
-  {
-    cell_fill_.assign(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t t = cell_fill_[cell_index[i]]++;
-      grid.x[t] = p.position[i].x(), grid.y[t] = p.position[i].y(), grid.z[t] = p.position[i].z();
-      grid.r[t] = p.radius[i], grid.index[t] = std::uint32_t(i), grid.id[t] = p.id[i];
-    }
   }
-
-  // Particles in increasing id order: the index order unless ids were permuted.
-  const bool ids_sorted = std::is_sorted(p.id.begin(), p.id.end());
-  if (!ids_sorted) {
-    id_order_.resize(n);
-    std::iota(id_order_.begin(), id_order_.end(), 0u);
-    std::sort(id_order_.begin(), id_order_.end(), [&](std::uint32_t x, std::uint32_t y) { return p.id[x] < p.id[y]; });
+  std::size_t linear(int x, int y, int z) const {
+    return std::size_t(x) + dims[0] * (std::size_t(y) + dims[1] * std::size_t(z));
   }
-
+  std::size_t cells() const { return std::size_t(dims[0]) * dims[1] * dims[2]; }
   // Neighbouring cell coordinates along axis k of cell coordinate c, each once: a periodic axis wraps
   // (with fewer than 3 cells, -1 and +1 would reach the same cell), another axis stops at the grid edge.
-  auto neighbours = [&](int k, int c, int (&out)[3]) {
+  int neighbours(int k, int c, int (&out)[3]) const {
     int m = 0;
-    if (settings.periodic[k]) {  // ascending
+    if (periodic[k]) {  // ascending
       const int d = dims[k];
       if (d < 3) {
         for (int x = 0; x < d; ++x) out[m++] = x;
@@ -198,8 +106,122 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       if (c + 1 < dims[k]) out[m++] = c + 1;
     }
     return m;
-  };
+  }
+};
 
+// Rebuild of the candidate list (at most every few steps), in three stages:
+//  1. sort_into_cells: counting sort of the particles by cell (grid_for);
+//  2. find_candidates: per particle i, in increasing id order, over its own and all 26 neighbouring
+//     cells, the partners j with id[j] > id[i] within reach |x_i - x_j| <= r_i + r_j + skin; each
+//     particle's few partners are sorted by id, so the chunks come out in key order and no global sort
+//     is needed (the reach test is symmetric in i and j bit for bit, so the set is the one the former
+//     half-stencil search found);
+//  3. write_candidates: the list at per-chunk offsets, each new candidate taking the history of the
+//     previous candidate with its key (merge against the previous list, which is sorted by key).
+// Reads positions, radii and ids; writes `contacts` (candidates only; the caller appends the wall
+// contacts) and keeps the previous list in scratch_ (the caller carries the wall history from its
+// tail). Parallel over fixed particle chunks; the result does not depend on the thread count.
+void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
+                                    std::vector<Contact>& contacts, std::size_t old_pairs,
+                                    std::vector<PairHistory>* pair_history, bool pair_history_current) {
+  ++stats_.rebuilds;
+  reference_position_ = p.position;
+  valid_ = true;
+  // scratch_ becomes the previous list; contacts gets the storage of an outdated one, overwritten below
+  // (its size is kept so that the elements need not be constructed again).
+  scratch_.swap(contacts);
+  if (p.size() == 0) {
+    contacts.clear();
+    pair_particles_.clear();
+    if (pair_history) pair_history->clear();
+    pair_count_ = 0;
+    return;
+  }
+  const CellGrid grid = grid_for(p, settings);
+  sort_into_cells(p, grid);
+  find_candidates(p, settings, grid);
+  write_candidates(p, contacts, old_pairs, pair_history, pair_history_current);
+}
+
+ContactDetector::CellGrid ContactDetector::grid_for(const ParticleStore& p, const CollisionSettings& settings) const {
+  const std::size_t n = p.size();
+  CellGrid g;
+  for (int k = 0; k < 3; ++k) g.periodic[k] = settings.periodic[k];
+  Vec3 hi = p.position[0];
+  g.lo = p.position[0];
+  double r_max = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    g.lo = g.lo.cwiseMin(p.position[i]);
+    hi = hi.cwiseMax(p.position[i]);
+    r_max = std::max(r_max, p.radius[i]);
+  }
+  const double cell = 2 * r_max + skin_;
+  for (int k = 0; k < 3; ++k) {
+    if (settings.periodic[k]) {
+      g.lo[k] = settings.periodic_lo[k];
+      const int m = int(std::floor(settings.period(k) / cell));
+      g.dims[k] = std::max(m, 1);
+    } else {
+      g.dims[k] = std::max(1, int((hi[k] - g.lo[k]) / cell) + 1);
+    }
+  }
+  // Guard against absurd grids (a stray particle far away, a dilute periodic box): at most a few cells per
+  // particle. Open axes shrink first; periodic ones only when no open axis has more than one cell left
+  // (fewer, larger cells of a period stay at least `cell` wide).
+  const double cap = policy::grid_cells_per_particle * double(n) + policy::grid_cells_floor;
+  while (double(g.dims[0]) * g.dims[1] * g.dims[2] > cap) {
+    bool open_left = false;
+    for (int k = 0; k < 3; ++k)
+      if (!settings.periodic[k]) {
+        open_left = open_left || g.dims[k] > 1;
+        g.dims[k] = std::max(1, (g.dims[k] + 1) / 2);
+      }
+    if (!open_left)
+      for (int k = 0; k < 3; ++k)
+        if (settings.periodic[k]) g.dims[k] = std::max(1, g.dims[k] / 2);
+  }
+  for (int k = 0; k < 3; ++k) {
+    const double extent = settings.periodic[k] ? settings.period(k) : hi[k] - g.lo[k];
+    g.size[k] = settings.periodic[k] ? extent / g.dims[k] : std::max(cell, extent / g.dims[k] * (1 + 1e-9));
+  }
+  return g;
+}
+
+// Counting sort of particle indices by cell; positions, radii and ids copied in cell order so that
+// the search streams contiguous memory.
+void ContactDetector::sort_into_cells(const ParticleStore& p, const CellGrid& g) {
+  const std::size_t n = p.size();
+  cell_index_.resize(n);
+  cell_start_.assign(g.cells() + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, chunk_size), [&](const auto& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      const Eigen::Array3i c = g.cell_of(p.position[i]);
+      cell_index_[i] = std::uint32_t(g.linear(c[0], c[1], c[2]));
+    }
+  });
+  for (std::size_t i = 0; i < n; ++i) ++cell_start_[cell_index_[i] + 1];
+  std::partial_sum(cell_start_.begin(), cell_start_.end(), cell_start_.begin());
+  grid_.resize(n + grid_pad);
+  cell_fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t t = cell_fill_[cell_index_[i]]++;
+    grid_.x[t] = p.position[i].x(), grid_.y[t] = p.position[i].y(), grid_.z[t] = p.position[i].z();
+    grid_.r[t] = p.radius[i], grid_.index[t] = std::uint32_t(i), grid_.id[t] = p.id[i];
+  }
+}
+
+// The candidates of each particle chunk into pair_found_[chunk], in key order.
+void ContactDetector::find_candidates(const ParticleStore& p, const CollisionSettings& settings, const CellGrid& g) {
+  const std::size_t n = p.size();
+  // Particles in increasing id order: the index order unless ids were permuted.
+  const bool ids_sorted = std::is_sorted(p.id.begin(), p.id.end());
+  if (!ids_sorted) {
+    id_order_.resize(n);
+    std::iota(id_order_.begin(), id_order_.end(), 0u);
+    std::sort(id_order_.begin(), id_order_.end(), [&](std::uint32_t x, std::uint32_t y) { return p.id[x] < p.id[y]; });
+  }
+  const Grid& grid = grid_;
+  const std::vector<std::uint32_t>& start = cell_start_;
   const double skin = skin_;
   const std::size_t nchunks = (n + chunk_size - 1) / chunk_size;
   pair_found_.resize(nchunks);
@@ -213,10 +235,10 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       const Vec3 xi = p.position[i];
       const double ri = p.radius[i];
       const std::uint32_t id = p.id[i];
-      const std::size_t lc = cell_index[i];
-      const int c[3] = {int(lc % dims[0]), int(lc / dims[0] % dims[1]), int(lc / (std::size_t(dims[0]) * dims[1]))};
+      const std::size_t lc = cell_index_[i];
+      const int c[3] = {int(lc % g.dims[0]), int(lc / g.dims[0] % g.dims[1]), int(lc / (std::size_t(g.dims[0]) * g.dims[1]))};
       int nx[3], ny[3], nz[3];
-      const int mx = neighbours(0, c[0], nx), my = neighbours(1, c[1], ny), mz = neighbours(2, c[2], nz);
+      const int mx = g.neighbours(0, c[0], nx), my = g.neighbours(1, c[1], ny), mz = g.neighbours(2, c[2], nz);
       const bool x_run = nx[mx - 1] - nx[0] == mx - 1;  // the x neighbours are adjacent cells: one range
       // The cell ranges to scan (the x neighbours of a row are adjacent cells: one range).
       std::uint32_t range[27][2];
@@ -225,13 +247,13 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       for (int a = 0; a < mz; ++a)
         for (int b = 0; b < my; ++b) {
           if (x_run) {
-            range[nr][0] = start[linear(nx[0], ny[b], nz[a])];
-            range[nr][1] = start[linear(nx[mx - 1], ny[b], nz[a]) + 1];
+            range[nr][0] = start[g.linear(nx[0], ny[b], nz[a])];
+            range[nr][1] = start[g.linear(nx[mx - 1], ny[b], nz[a]) + 1];
             length += range[nr][1] - range[nr][0];
             ++nr;
           } else {
             for (int e = 0; e < mx; ++e, ++nr) {
-              const std::size_t lj = linear(nx[e], ny[b], nz[a]);
+              const std::size_t lj = g.linear(nx[e], ny[b], nz[a]);
               range[nr][0] = start[lj];
               range[nr][1] = start[lj + 1];
               length += range[nr][1] - range[nr][0];
@@ -243,8 +265,8 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       if (found.size() < length + grid_pad + 1) found.resize(length + grid_pad + 1);
       std::size_t kept = 0;
       if (settings.any_periodic()) {
-        for (int g = 0; g < nr; ++g)
-          for (std::uint32_t t = range[g][0]; t < range[g][1]; ++t) {
+        for (int r = 0; r < nr; ++r)
+          for (std::uint32_t t = range[r][0]; t < range[r][1]; ++t) {
             const Vec3 d = periodic_delta(xi - Vec3(grid.x[t], grid.y[t], grid.z[t]), settings);
             const double reach = ri + grid.r[t] + skin;
             found[kept] = t;
@@ -255,8 +277,8 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
         using M = long long __attribute__((vector_size(32)));
         const V x0 = V{} + xi.x(), y0 = V{} + xi.y(), z0 = V{} + xi.z(), reach0 = V{} + (ri + skin);
         const M lane{0, 1, 2, 3};
-        for (int g = 0; g < nr; ++g)
-          for (std::uint32_t t = range[g][0]; t < range[g][1]; t += 4) {
+        for (int r = 0; r < nr; ++r)
+          for (std::uint32_t t = range[r][0]; t < range[r][1]; t += 4) {
             V gx, gy, gz, gr;
             std::memcpy(&gx, &grid.x[t], sizeof gx);
             std::memcpy(&gy, &grid.y[t], sizeof gy);
@@ -265,7 +287,7 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
             const V dx = x0 - gx, dy = y0 - gy, dz = z0 - gz, reach = reach0 + gr;
             const M later{grid.id[t], grid.id[t + 1], grid.id[t + 2], grid.id[t + 3]};
             const M keep = ~(dx * dx + dy * dy + dz * dz > reach * reach) & (later > (long long)id) &
-                           (lane < (long long)(range[g][1] - t));
+                           (lane < (long long)(range[r][1] - t));
             for (int l = 0; l < 4; ++l) {
               found[kept] = t + std::uint32_t(l);
               kept += std::size_t(keep[l] & 1);
@@ -287,8 +309,12 @@ void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSetti
       }
     }
   });
+}
 
-  // The new list at per-chunk offsets, with the history of the previous candidates carried by key.
+// The new list at per-chunk offsets, with the history of the previous candidates carried by key.
+void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Contact>& contacts, std::size_t old_pairs,
+                                       std::vector<PairHistory>* pair_history, bool pair_history_current) {
+  const std::size_t nchunks = pair_found_.size();
   std::vector<std::size_t> offset(nchunks + 1, 0);
   for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
   const std::size_t total = offset[nchunks];
@@ -442,7 +468,7 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
     if (nu == 0) {
       // The particles next to a wall are scattered over the store: ask for their radius and position a
       // few entries ahead (the loads would otherwise wait on memory one at a time).
-      constexpr std::size_t ahead = 8;
+      constexpr std::size_t ahead = policy::wall_prefetch_ahead;
       for (std::size_t e = begin; e < end; ++e) {
         if (e + ahead < end) {
           const std::uint32_t i = plane_particle_[e + ahead];

@@ -147,8 +147,16 @@ class ContactDetector {
     std::uint16_t wall;
   };
 
+  struct CellGrid;  ///< the cell grid of a rebuild (collision.cpp)
+
+  // The candidate rebuild and its stages (collision.cpp).
   void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
                      std::size_t old_pairs, std::vector<PairHistory>* pair_history, bool pair_history_current);
+  CellGrid grid_for(const ParticleStore& particles, const CollisionSettings& settings) const;
+  void sort_into_cells(const ParticleStore& particles, const CellGrid& grid);
+  void find_candidates(const ParticleStore& particles, const CollisionSettings& settings, const CellGrid& grid);
+  void write_candidates(const ParticleStore& particles, std::vector<Contact>& contacts, std::size_t old_pairs,
+                        std::vector<PairHistory>* pair_history, bool pair_history_current);
   void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
   void write_wall_contacts(std::vector<Contact>& contacts,
                            std::span<const Contact> old_tail, bool tail_in_place);

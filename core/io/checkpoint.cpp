@@ -302,8 +302,15 @@ std::string checkpoint_bytes(const World& world) {
   return file;
 }
 
-World world_from_checkpoint(std::string_view bytes, const std::string& source) {
-  auto fail = [&](const std::string& why) { throw InputError(fmt::format("checkpoint '{}': {}", source, why)); };
+namespace {
+
+[[noreturn]] void fail_checkpoint(const std::string& source, const std::string& why) {
+  throw InputError(fmt::format("checkpoint '{}': {}", source, why));
+}
+
+// The header, size, end marker and checksum around the payload; returns the payload.
+std::string_view checked_payload(std::string_view bytes, const std::string& source) {
+  auto fail = [&](const std::string& why) { fail_checkpoint(source, why); };
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0)
     fail("not a grainlab checkpoint (magic bytes 'GRLBCKPT' missing)");
   if (bytes.size() < header_size) fail(fmt::format("truncated: {} bytes, the header alone has {}", bytes.size(), header_size));
@@ -326,9 +333,11 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
   foot(hash);
   if (std::memcmp(bytes.data() + header_size + payload_size + 8, end_magic, 8) != 0) fail("end marker 'CKPT_END' missing");
   if (hash != fnv1a64(payload)) fail("checksum mismatch: the file is corrupt");
+  return payload;
+}
 
-  World world;
-  ByteReader in(bytes.data(), header_size, header_size + payload_size, source);
+// The payload's tagged sections, in the order checkpoint_bytes writes them.
+void read_sections(ByteReader& in, World& world, const std::string& source) {
   in.tag("PART");
   particle_fields(world.particles, in);
   check_particle_arrays(world.particles, fmt::format("checkpoint '{}'", source));
@@ -396,7 +405,11 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
   in.tag("DONE");
   if (in.remaining() != 0) in.fail(fmt::format("{} unread bytes at the end of the payload", in.remaining()));
 
-  // Consistency of indices (a valid hash makes these failures unlikely, but they would crash later).
+}
+
+// Indices between the sections (a valid hash makes these failures unlikely, but they would crash later).
+void check_indices(const World& world, const std::string& source) {
+  auto fail = [&](const std::string& why) { fail_checkpoint(source, why); };
   const std::size_t n = world.particles.size();
   for (std::size_t i = 0; i < n; ++i)
     if (world.particles.material[i] >= world.materials.size())
@@ -415,6 +428,16 @@ World world_from_checkpoint(std::string_view bytes, const std::string& source) {
     const bool bad_b = c.b >= 0 ? std::size_t(c.b) >= n : std::size_t(c.wall_index()) >= world.walls.size();
     if (c.a < 0 || std::size_t(c.a) >= n || bad_b) fail(fmt::format("contact key {} refers to a missing body", c.key));
   }
+}
+
+}  // namespace
+
+World world_from_checkpoint(std::string_view bytes, const std::string& source) {
+  const std::string_view payload = checked_payload(bytes, source);
+  World world;
+  ByteReader in(bytes.data(), header_size, header_size + payload.size(), source);
+  read_sections(in, world, source);
+  check_indices(world, source);
   return world;
 }
 

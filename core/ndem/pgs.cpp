@@ -7,6 +7,8 @@
 
 #include <tbb/parallel_for.h>
 
+#include "core/scheduling_policy.hpp"
+
 namespace grainlab {
 
 void NdemRows::resize(std::size_t m) {
@@ -115,7 +117,7 @@ struct Accum {
   }
 };
 
-constexpr std::size_t pgs_chunk = 256;  // contacts per parallel task (fixed: results independent of threads)
+constexpr std::size_t pgs_chunk = policy::pgs_chunk;
 
 // ---- Packed sweep (issue 8, Performance) --------------------------------------------------------------
 // The sweep does not read NdemRows directly: solve_* first copies, in SWEEP order (contact order for the

@@ -31,7 +31,7 @@ namespace grainlab {
 
 namespace {
 
-constexpr std::size_t chunk_size = 1024;  // fixed chunks: work split independent of the thread count
+constexpr std::size_t chunk_size = policy::sdem_chunk;
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -455,10 +455,9 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const CollisionSettings& cs = world.collision;
   const SdemCandidateConstants& kc = constants_;
   const std::size_t full_groups_end = pairs / sdem::lane_count * sdem::lane_count;
-  // Prefetching the b sides pays once the particle state no longer fits the caches: at 100k it took 6-7 %
-  // off the step, at 10k it cost 1-5 % (docs/performance.md, round 9).
-  constexpr std::size_t prefetch_groups = 4;
-  const bool prefetch_b = np > 50000;
+  // Prefetching the b sides pays once the particle state no longer fits the caches (scheduling_policy.hpp).
+  constexpr std::size_t prefetch_groups = policy::sdem_prefetch_groups;
+  const bool prefetch_b = np > policy::sdem_prefetch_b_particles;
 
   // This step's wall contacts by particle: entries sorted by particle index, list order within a particle
   // (the detector's key order already is, when ids increase with the index).

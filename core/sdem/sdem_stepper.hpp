@@ -56,6 +56,7 @@
 #include <vector>
 
 #include "core/run_warnings.hpp"
+#include "core/scheduling_policy.hpp"
 #include "core/thread_arena.hpp"
 #include "core/world.hpp"
 
@@ -303,7 +304,7 @@ class SdemStepper : public Stepper {
   // gather_slot_[e] is adjacency_[e] with the candidate replaced by its slot. A ring holds up to
   // ring_groups_ groups (2 MB by default); a region's work between writing a wrench and its last read
   // spans about 3 blocks of particles (12k candidates in the 100k bed, 37k at most).
-  std::size_t ring_groups_ = 8192;
+  std::size_t ring_groups_ = policy::sdem_wrench_ring_groups;
   std::vector<PairWrench> wrench_slots_;
   std::vector<std::uint32_t> group_slot_, gather_slot_;
   std::size_t ring_groups_used_ = 0;
