@@ -589,6 +589,12 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       std::size_t w = first_wall_entry(late_particles_[j]);
       for (; j < region_late_[r + 1] && late_particles_[j] < end; ++j) gather(late_particles_[j], w, law_tag);
     };
+    if (reference_path_) {  // set_reference_path: pair wrenches, then the gather, in index order
+      for (std::size_t k0 = 0; k0 < pairs; k0 += sdem::lane_count) lane_group(k0);
+      std::size_t w = 0;
+      for (std::size_t i = 0; i < np; ++i) gather(i, w, law_tag);
+      return;
+    }
     // Stages 2 and 3, one region of particles per thread: its crossing candidates first (then it
     // signals), then block by block the block's candidates and the gather (and integration) of the block's
     // particles while their wrenches are still in cache. Late particles join the gathers once every
@@ -683,7 +689,12 @@ void SdemStepper::advance(World& world) {
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
     world.detect_contacts(false);  // pair geometry: fused into the force stage
     const KickDrift kd{dt, dt, world.gravity.at(world.time)};
-    forces_and_integrate(world, &kd);  // the integration is fused into the gather (timed as forces)
+    if (reference_path_) {
+      compute_forces(world);
+      integrate(world, kd);
+    } else {
+      forces_and_integrate(world, &kd);  // the integration is fused into the gather (timed as forces)
+    }
     const auto t0 = Clock::now();
     sdem_integrate_bodies(world, dt, kd.g);  // rigid bodies (core/sdem/sdem_bodies.hpp)
     world.timers.integrate += seconds_since(t0);

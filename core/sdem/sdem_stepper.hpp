@@ -229,6 +229,15 @@ class SdemStepper : public Stepper {
   /// Lane groups whose wrenches went to a ring at the last schedule; for tests.
   std::size_t ring_groups_used() const { return ring_groups_used_; }
 
+  /// The plain reference path: the stages one after another, each over all candidates or particles
+  /// (pair wrenches, gather, integrate; a wrench slot per candidate), with no regions, blocks, rings or
+  /// fusion. Results are bitwise those of the fused path (tests/sdem/robustness_test.cpp), so a change
+  /// to the schedule can be checked against it. Serial in the pair and gather stages: for tests.
+  void set_reference_path(bool on) {
+    reference_path_ = on;
+    set_wrench_ring(on ? 0 : policy::sdem_wrench_ring_groups);
+  }
+
   /// Regions so far whose late particles waited for the end of the stage (an earlier region had not
   /// yet computed its crossing candidates); for tests.
   std::uint64_t deferred_regions() const { return deferred_regions_; }
@@ -305,6 +314,7 @@ class SdemStepper : public Stepper {
   // ring_groups_ groups (2 MB by default); a region's work between writing a wrench and its last read
   // spans about 3 blocks of particles (12k candidates in the 100k bed, 37k at most).
   std::size_t ring_groups_ = policy::sdem_wrench_ring_groups;
+  bool reference_path_ = false;  ///< set_reference_path
   std::vector<PairWrench> wrench_slots_;
   std::vector<std::uint32_t> group_slot_, gather_slot_;
   std::size_t ring_groups_used_ = 0;

@@ -84,8 +84,10 @@ std::vector<double> state_of(World& w, std::size_t* touching = nullptr) {
 /// gather with the force stage (SdemStepper::build_schedule).
 /// `regions` > 0 sets the regions of the fused force stage (SdemStepper::set_regions); `deferred` receives
 /// how many regions left their late particles for the end of the stage.
+/// `reference`: the stepper's plain reference path (SdemStepper::set_reference_path).
 std::vector<double> run_bed(int threads, int steps, std::size_t* touching = nullptr, int variant = 0,
-                            std::size_t regions = 0, std::uint64_t* deferred = nullptr, bool reverse_regions = false) {
+                            std::size_t regions = 0, std::uint64_t* deferred = nullptr, bool reverse_regions = false,
+                            bool reference = false) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
   World w = granular_bed();
   if (variant > 0) w.materials[0].rolling_friction = 0;
@@ -94,6 +96,7 @@ std::vector<double> run_bed(int threads, int steps, std::size_t* touching = null
   s.time_step = 2e-5;
   SdemStepper stepper(s);
   stepper.set_regions(regions, reverse_regions);
+  stepper.set_reference_path(reference);
   for (int k = 0; k < steps; ++k) stepper.step(w);
   if (deferred) *deferred = stepper.deferred_regions();
   return state_of(w, touching);
@@ -153,6 +156,20 @@ BOOST_AUTO_TEST_CASE(regions_change_nothing) {
   BOOST_TEST(deferred_reversed > 0u);  // at most 6 a step: those regions among 1-6 that have late particles
   BOOST_TEST(deferred_reversed <= 6u * steps);
   BOOST_TEST_MESSAGE("regions deferred with two threads: " << deferred_two_threads << " in " << steps << " steps");
+}
+
+// The fused force stage (regions, blocks, rings, crossing candidates first, the integration inside the
+// gather) against the plain path that runs the stages one after another over everything: bitwise the
+// same, with the scalar kernel (rolling resistance), the lane kernel, unordered ids, and two threads.
+BOOST_AUTO_TEST_CASE(fused_path_matches_the_reference_path) {
+  const int steps = 200;
+  for (int variant : {0, 1, 2}) {
+    const auto reference = run_bed(1, steps, nullptr, variant, 0, nullptr, false, true);
+    const auto fused = run_bed(1, steps, nullptr, variant, 7);
+    const auto fused2 = run_bed(2, steps, nullptr, variant);
+    BOOST_TEST(bitwise_equal(reference, fused), "variant " << variant);
+    BOOST_TEST(bitwise_equal(reference, fused2), "variant " << variant << ", two threads");
+  }
 }
 
 // Pair wrenches that only their own region reads share a ring of slots per region
