@@ -248,6 +248,7 @@ inline void reset_history(Contact& c) {
   c.rolling_spring.setZero();
   c.tangent.setZero();
   c.lambda = {};
+  c.twisting_spring = 0;
 }
 
 }  // namespace grainlab

@@ -43,6 +43,7 @@ struct alignas(64) Contact {
   Vec3 rolling_spring = Vec3::Zero();    ///< SDEM rolling spring (relative rotation), rad
   Vec3 tangent = Vec3::Zero();           ///< NDEM first tangent direction carried with the contact
   std::array<double, 6> lambda{};        ///< NDEM multipliers: normal, 2 friction, 2 rolling, twisting
+  double twisting_spring = 0;            ///< SDEM twisting spring (relative rotation about the normal), rad
 
   bool is_wall() const { return b < 0; }
   int wall_index() const { return -1 - b; }
@@ -98,6 +99,7 @@ inline void take_history(Contact& c, const Contact& previous) {
   c.rolling_spring = previous.rolling_spring;
   c.tangent = previous.tangent;
   c.lambda = previous.lambda;
+  c.twisting_spring = previous.twisting_spring;
 }
 
 /// Copies history from `previous` into `current` where keys match and increments the age. Both must be

@@ -67,6 +67,7 @@ struct alignas(64) ContactMirror {
   std::uint32_t h;
   Vec3 j, k;
   std::array<double, 6> l;
+  double n;
 };
 struct WallMirror {
   std::string a;
@@ -162,7 +163,7 @@ void material_fields(S& m, F& f) {
 template <class S, class F>
 void contact_fields(S& c, F& f) {
   f(c.key); f(c.a); f(c.b); f(c.normal); f(c.point); f(c.overlap); f(c.effective_radius); f(c.age);
-  f(c.tangential_spring); f(c.rolling_spring); f(c.tangent); f(c.lambda); f(c.force);
+  f(c.tangential_spring); f(c.rolling_spring); f(c.tangent); f(c.lambda); f(c.force); f(c.twisting_spring);
 }
 template <class S, class F>
 void wall_fields_except_shape(S& w, F& f) {

@@ -25,7 +25,7 @@
 
 namespace grainlab::io {
 
-inline constexpr std::uint32_t checkpoint_version = 3;  // 2: rigid bodies (BODY section, ParticleStore::body); 3: PAIR overrides, periodic per axis
+inline constexpr std::uint32_t checkpoint_version = 4;  // 2: rigid bodies (BODY section, ParticleStore::body); 3: PAIR overrides, periodic per axis; 4: SDEM twisting spring
 
 enum class Overwrite { forbid, allow };
 

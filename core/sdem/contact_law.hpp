@@ -20,9 +20,14 @@
 //               reaches the limit the torque is the limit and the damping is off (Ai et al., Powder
 //               Technol. 206 (2011) 269, model C with f = 0); a rolling sphere then decelerates
 //               at 5/7 mu_r g (000 line 1247).
+//   twisting    phi <- phi + w_twist dt                          (w_twist: (w_a - w_b) . n)
+//               tau_t = -k_tw phi - gamma_tw w_twist along n, |tau_t| <= alpha_rn mu R* f_n (the limit of
+//               NDEM's twisting row, 000 l.1176), mobilised as the rolling part is; a sphere spinning on
+//               a floor about the vertical then decelerates at alpha_rn mu R* m g / I.
 //
 // Threading: pure functions of their arguments; the spring state is passed by reference and belongs to
 // one contact, so contacts can be processed in parallel.
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -84,6 +89,21 @@ inline V rolling_torque(V& spring, const same_t<V>& n, const same_t<V>& w_roll, 
   const double t2 = tau.squaredNorm();
   if (t2 > limit * limit) tau *= limit / std::sqrt(t2);
   return tau;
+}
+
+/// Twisting-resistance spring with damping, limited by `limit` = alpha_rn mu R* f_n. Updates `spring`
+/// (relative rotation about the normal, rad; a scalar, so it needs no turning into a new frame) and returns
+/// the torque on a along the normal n.
+inline double twisting_torque(double& spring, double w_twist, double k_tw, double gamma_tw, double limit, double dt) {
+  spring += dt * w_twist;
+  const double elastic = k_tw * std::abs(spring);
+  if (elastic >= limit) {
+    // Fully mobilised, as rolling_torque: the limit, opposing the accumulated rotation; no damping.
+    if (elastic == 0) return 0;
+    spring *= limit / elastic;
+    return -k_tw * spring;
+  }
+  return std::clamp(-k_tw * spring - gamma_tw * w_twist, -limit, limit);
 }
 
 }  // namespace grainlab::sdem

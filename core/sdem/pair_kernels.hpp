@@ -43,7 +43,7 @@ inline SdemPairConstants pair_constants(const SdemPairCoefficients& c, SdemNorma
   k.mu = c.friction;
   k.table = table;
   k.movable = movable;
-  k.rolling = c.rolling_friction > 0;
+  k.rolling = c.rolling_friction > 0 || c.twisting_factor > 0;  // the scalar path with the resistance torques
   return k;
 }
 
@@ -144,20 +144,32 @@ inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, do
   return normal_terms<law, double>(k.kn, k.damp_n, k.kt0, k.damp_t, d, rate);
 }
 
-// Rolling-resistance torque on a (contact_law.hpp); out of line, the common case has no rolling friction.
+// Rolling- and twisting-resistance torque on a (contact_law.hpp); out of line, the common case has neither.
+// Both springs are k = kr_factor k_t R*^2 with damping 2 zeta_r sqrt(I k) (one setting for the two).
 [[gnu::noinline]] inline Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c,
                                                 const Vec3& w_rel, double kt, double fn, double dt) {
   const Vec3& n = c.normal;
   const double r_eff = c.effective_radius;
-  const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
   const double kr = k.kr_factor * kt * r_eff * r_eff;
-  // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
-  auto inv_contact_inertia = [&](int i) {
-    return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
-  };
-  const double inv_i_r = inv_contact_inertia(c.a) + (c.is_wall() ? 0.0 : inv_contact_inertia(c.b));
-  return rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
-                        k.rolling_friction * r_eff * fn, dt);
+  const bool wall = c.is_wall();
+  Vec3 tau = Vec3::Zero();
+  if (k.rolling_friction > 0) {
+    const Vec3 w_roll = w_rel - w_rel.dot(n) * n;
+    // Rolling inertia: 1 / sum 1/(I + m r^2) over the free bodies (inertia about the contact point).
+    auto inv_contact_inertia = [&](int i) {
+      return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
+    };
+    const double inv_i_r = inv_contact_inertia(c.a) + (wall ? 0.0 : inv_contact_inertia(c.b));
+    tau = rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
+                         k.rolling_friction * r_eff * fn, dt);
+  }
+  if (k.twisting_factor > 0) {
+    // Twisting inertia: 1 / sum 1/I (the axis, the normal, passes through the centres).
+    const double inv_i_t = p.inv_inertia[c.a] + (wall ? 0.0 : p.inv_inertia[c.b]);
+    const double gamma = inv_i_t > 0 ? k.rolling_damping * std::sqrt(kr / inv_i_t) : 0.0;
+    tau += twisting_torque(c.twisting_spring, w_rel.dot(n), kr, gamma, k.twisting_factor * k.friction * r_eff * fn, dt) * n;
+  }
+  return tau;
 }
 
 inline void no_wrench(Contact& c, ContactWrench& out) {

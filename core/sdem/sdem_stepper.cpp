@@ -69,6 +69,7 @@ SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b
   SdemPairCoefficients c;
   c.friction = pair.friction;
   c.rolling_friction = pair.rolling_friction;
+  c.twisting_factor = pair.twisting_factor;
   c.tangential_damping = 2 * s.tangential_damping_ratio.value_or(sdem::equivalent_damping_ratio(pair.restitution));
   c.rolling_damping = 2 * s.rolling_damping_ratio;
   c.kr_factor = s.rolling_stiffness_factor;

@@ -45,6 +45,8 @@
 //   k_r = rolling_stiffness_factor * k_t R*^2, gamma_r = 2 zeta_r sqrt(I_r k_r),
 //         I_r = 1 / sum 1/(I + m r^2) (inertia about the contact point), zeta_r default 0.3
 //   rolling limit mu_r R* f_n with R* the particle radius against a wall.
+//   twisting (when the pair's twisting_factor alpha_rn > 0): k_tw = k_r, gamma_tw = 2 zeta_r sqrt(I_t k_tw),
+//         I_t = 1 / sum 1/I, limit alpha_rn mu R* f_n (the limit of NDEM's twisting row, 000 l.1176).
 //
 // Threading: step() uses TBB; for a given thread count the result is bitwise reproducible (and, since
 // every parallel loop writes disjoint slots and every sum has a fixed order, also across thread counts).
@@ -97,8 +99,9 @@ struct SdemPairCoefficients {
   double kt_factor = 0;       ///< hertz/viscoelastic: factor 8 G* (k_t = kt_factor sqrt(R* d)); linear: k_t
   double tangential_damping = 0;  ///< 2 zeta_t
   double friction = 0, rolling_friction = 0;
-  double rolling_damping = 0;     ///< 2 zeta_r
-  double kr_factor = 1;           ///< k_r = kr_factor k_t R*^2
+  double twisting_factor = 0;     ///< alpha_rn: twisting limit alpha_rn mu R* f_n (0: no twisting resistance)
+  double rolling_damping = 0;     ///< 2 zeta_r (rolling and twisting)
+  double kr_factor = 1;           ///< k_r = k_tw = kr_factor k_t R*^2
 };
 
 /// The pair coefficients for two materials under `settings`, with the pair's override if any.
