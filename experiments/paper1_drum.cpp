@@ -36,6 +36,7 @@
 #include "experiments/iteration_ladder.hpp"
 #include "experiments/experiment.hpp"
 #include "experiments/material_parameters.hpp"
+#include "experiments/pair_override_parameters.hpp"
 #include "experiments/sample_statistics.hpp"
 
 namespace grainlab {
@@ -330,6 +331,7 @@ RunResult run_drum(const Parameters& p, RunContext& ctx) {
   w.gravity.g = Vec3(0, 0, -p.real("gravity"));
   const std::uint16_t grain = w.add_material(m);
   const std::uint16_t steel = w.add_material(wall_material);
+  apply_pair_overrides(w, p);  // [[pair_override]] between "paper1" (the spheres) and "drum"
   const DrumGeometry drum = build_drum(p);
   const double tip_radius = std::get<SawtoothTexture>(drum.shape.texture).min_radius;
   Wall wall;
@@ -461,6 +463,7 @@ const ExperimentRegistration reg{Experiment{
             {"restitution", ParamType::real, "-", 0.0, 0.0, 1.0, "restitution e (particles and drum)"},
             {"friction", ParamType::real, "-", 0.7, 0.0, 100.0, "friction mu between particles"},
             {"wall_friction", ParamType::real, "-", 0.7, 0.0, 100.0, "friction mu against the drum and caps"},
+            pair_overrides_parameter(),
             {"gravity", ParamType::real, "m/s^2", 9.8, 0.0, 1e3, "gravity magnitude (000 l.596)"},
             {"n_s", ParamType::integer, "-", std::int64_t(2), 1.0, 1000.0, "tau_n = n_s h (000 l.494)"},
             {"friction_shape", ParamType::text, "", std::string("cone"), {}, {},

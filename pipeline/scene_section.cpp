@@ -13,15 +13,6 @@
 namespace grainlab::pipeline {
 
 namespace {
-/// `scene` may not be set like an ordinary parameter: only [scene] is parsed and checked.
-void refuse_scene_parameter(const Study& s, const toml::table& root) {
-  std::vector<std::string> paths = {"parameters.scene", "sweep.grid.scene", "sweep.zip.scene"};
-  for (const auto& [name, t] : s.tiers)
-    for (const char* tail : {".parameters.scene", ".sweep.grid.scene", ".sweep.zip.scene"}) paths.push_back("tiers." + name + tail);
-  for (const auto& path : paths)
-    if (const toml::node* n = root.at_path(path).node())
-      fail(at(s.file, *n), path, "declare the scene in a [scene] section, not as a parameter");
-}
 /// The first string in the scene that refers to parameter `name` ("[-][factor*]name"): its key path and node,
 /// so that an error names the value's own line.
 std::pair<std::string, const toml::node*> find_reference(const toml::node& n, const std::string& path, const std::string& name) {
@@ -43,8 +34,17 @@ std::pair<std::string, const toml::node*> find_reference(const toml::node& n, co
 }
 }  // namespace
 
+void refuse_as_parameter(const Study& s, const toml::table& root, const std::string& name, const std::string& why) {
+  std::vector<std::string> paths;
+  for (const char* head : {"parameters.", "sweep.grid.", "sweep.zip."}) paths.push_back(head + name);
+  for (const auto& [tier, t] : s.tiers)
+    for (const char* tail : {".parameters.", ".sweep.grid.", ".sweep.zip."}) paths.push_back("tiers." + tier + tail + name);
+  for (const auto& path : paths)
+    if (const toml::node* n = root.at_path(path).node()) fail(at(s.file, *n), path, why);
+}
+
 void read_scene_section(Study& s, const toml::table& root, const Experiment* e) {
-  refuse_scene_parameter(s, root);
+  refuse_as_parameter(s, root, "scene", "declare the scene in a [scene] section, not as a parameter");
   const toml::node* n = root.get("scene");
   if (!n) return;
   // An implicit [scene] (only [[scene.body]] written) has no line of its own: name its first body's.

@@ -13,4 +13,8 @@ namespace grainlab::pipeline {
 /// not a number, a stage the experiment does not run, and `scene` set as a parameter instead of [scene].
 void read_scene_section(Study& s, const toml::table& root, const Experiment* e);
 
+/// Fails (naming file:line and the key path, with `why`) where parameter `name` is set in [parameters], a
+/// sweep or a tier: parameters that a section of their own fills (scene, pair_overrides).
+void refuse_as_parameter(const Study& s, const toml::table& root, const std::string& name, const std::string& why);
+
 }  // namespace grainlab::pipeline

@@ -7,6 +7,7 @@
 
 #include "pipeline/analysis.hpp"
 #include "pipeline/fit.hpp"
+#include "pipeline/pair_override_section.hpp"
 #include "pipeline/scene_section.hpp"
 #include "pipeline/sweep.hpp"
 #include "pipeline/units.hpp"
@@ -600,7 +601,7 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
                                  e.description()));
   }
   const std::string file = path;
-  only_keys(file, "", root, {"study", "parameters", "sweep", "tiers", "scene", "derived", "plot", "table", "check"});
+  only_keys(file, "", root, {"study", "parameters", "sweep", "tiers", "scene", "pair_override", "derived", "plot", "table", "check"});
   const Experiment* e = read_study_table(s, root);
   loading.push_back(fs::weakly_canonical(path).string());
   read_imports(s, *root.get("study")->as_table(), source_root, loading);
@@ -632,6 +633,7 @@ Study load_study_from(const std::string& path, const std::string& source_root, s
   }
   check_replicates(s, root, e);
   read_scene_section(s, root, e);  // [scene]: bodies, motors, outputs (pipeline/scene_section.hpp)
+  read_pair_override_section(s, root, e);  // [[pair_override]] (pipeline/pair_override_section.hpp)
 
   s.derived = read_items(file, root, "derived", &derived_schemas(), nullptr);
   s.plots = read_items(file, root, "plot", nullptr, &plot_schema());
