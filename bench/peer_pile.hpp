@@ -35,7 +35,7 @@ namespace grainlab::bench {
 constexpr double pile_radius = 0.005;
 constexpr double pile_spacing = 0.012;
 
-inline std::filesystem::path pile_data_dir() {
+inline std::filesystem::path data_dir() {
   if (const char* env = std::getenv("GRAINLAB_BENCH_DATA")) return env;
   return "bench_data";  // relative to the working directory: build/ under `make bench`
 }
@@ -52,10 +52,11 @@ inline Material pile_material(double rolling_friction) {
   return m;
 }
 
-/// Empty box of side `side` with the pile's material and gravity.
-inline World pile_box(double side, double rolling_friction) {
+/// Empty open box of side `side` (floor and four side walls, all of material `m`) under g = 9.81 m/s^2:
+/// the scene of both peers (LIGGGHTS' in.settle and bullet_pgs).
+inline World open_box(double side, const Material& m) {
   World w;
-  const std::uint16_t mi = w.add_material(pile_material(rolling_friction));
+  const std::uint16_t mi = w.add_material(m);
   w.gravity.g = Vec3(0, 0, -9.81);
   auto plane = [&](const char* name, Vec3 point, Vec3 normal) {
     Wall wall;
@@ -71,6 +72,8 @@ inline World pile_box(double side, double rolling_friction) {
   plane("y1", Vec3(0, side, 0), -Vec3::UnitY());
   return w;
 }
+
+inline World pile_box(double side, double rolling_friction) { return open_box(side, pile_material(rolling_friction)); }
 
 inline bool read_pile(const std::filesystem::path& file, std::vector<Vec3>& x) {
   std::ifstream in(file, std::ios::binary);
@@ -131,10 +134,10 @@ inline const std::vector<Vec3>& settled_pile(int nx, int nz) {
   std::vector<Vec3>& x = piles[nx * nx * nz >= 100000 ? 1 : 0];
   if (!x.empty()) return x;
   const std::string name = std::to_string(nx * nx * nz / 1000) + "k.bin";
-  if (read_pile(pile_data_dir() / "bullet" / ("pile" + name), x)) return x;
-  if (read_pile(pile_data_dir() / ("ndem_pile" + name), x)) return x;
+  if (read_pile(data_dir() / "bullet" / ("pile" + name), x)) return x;
+  if (read_pile(data_dir() / ("ndem_pile" + name), x)) return x;
   x = settle_pile_with_ndem(nx, nz);
-  write_pile(pile_data_dir() / ("ndem_pile" + name), x);
+  write_pile(data_dir() / ("ndem_pile" + name), x);
   return x;
 }
 

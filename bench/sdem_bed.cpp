@@ -50,6 +50,7 @@
 
 #include "core/sdem/sdem_stepper.hpp"
 #include "core/world.hpp"
+#include "peer_pile.hpp"
 
 using namespace grainlab;
 
@@ -92,35 +93,14 @@ SdemSettings bed_settings() {
   return s;
 }
 
-// Empty world with the material, gravity and the five walls of the box.
-World empty_bed(double box, double rolling_friction) {
-  World w;
-  const std::uint16_t mi = w.add_material(bed_material(rolling_friction));
-  w.gravity.g = Vec3(0, 0, -9.81);
-  auto plane = [&](const char* name, Vec3 point, Vec3 normal) {
-    Wall wall;
-    wall.name = name;
-    wall.shape = PlaneShape{point, normal};
-    wall.material = mi;
-    w.add_wall(std::move(wall));
-  };
-  plane("floor", Vec3::Zero(), Vec3::UnitZ());
-  plane("x0", Vec3::Zero(), Vec3::UnitX());
-  plane("x1", Vec3(box, 0, 0), -Vec3::UnitX());
-  plane("y0", Vec3::Zero(), Vec3::UnitY());
-  plane("y1", Vec3(0, box, 0), -Vec3::UnitY());
-  return w;
-}
+World empty_bed(double box, double rolling_friction) { return bench::open_box(box, bed_material(rolling_friction)); }
 
 struct Bed {
   std::vector<Vec3> x, v, w;
   std::vector<double> r;
 };
 
-std::filesystem::path data_dir() {
-  if (const char* env = std::getenv("GRAINLAB_BENCH_DATA")) return env;
-  return std::filesystem::path("bench_data");  // relative to the working directory: build/ under `make bench`
-}
+using bench::data_dir;  // build/bench_data under `make bench`; GRAINLAB_BENCH_DATA moves it
 
 bool load(const std::filesystem::path& file, Bed& bed) {
   std::ifstream in(file, std::ios::binary);
