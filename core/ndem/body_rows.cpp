@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/hertz.hpp"
+#include "core/ndem/row_model.hpp"
 
 namespace grainlab {
 
@@ -24,15 +25,7 @@ class BodiesView final : public PgsVelocities {
   NdemBodies& b_;
 };
 
-// Clamps (x, y) to the box |x|,|y| <= bound or the disk |(x, y)| <= bound (as pgs.cpp).
-void project_disk(double& x, double& y, double bound) {
-  const double m = std::sqrt(x * x + y * y);
-  if (m > bound) {
-    const double f = m > 0 ? bound / m : 0.0;
-    x *= f;
-    y *= f;
-  }
-}
+using ndem_rows::project_disk;
 
 }  // namespace
 

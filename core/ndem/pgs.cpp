@@ -1,4 +1,5 @@
 #include "core/ndem/pgs.hpp"
+#include "core/ndem/row_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -92,20 +93,7 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
   return k;
 }
 
-// Clamps the pair (x, y) to the box |x|,|y| <= bound or to the disk |(x, y)| <= bound.
-inline void project_pair(double& x, double& y, double bound, bool cone) {
-  if (cone) {
-    const double m = std::sqrt(x * x + y * y);
-    if (m > bound) {
-      const double f = m > 0 ? bound / m : 0.0;
-      x *= f;
-      y *= f;
-    }
-  } else {
-    x = std::clamp(x, -bound, bound);
-    y = std::clamp(y, -bound, bound);
-  }
-}
+using ndem_rows::project_pair;
 
 struct Accum {
   double n = 0, t = 0, r = 0;
