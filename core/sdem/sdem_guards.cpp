@@ -1,4 +1,5 @@
 #include "core/sdem/sdem_guards.hpp"
+#include "core/sdem/law_table.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -21,7 +22,8 @@ SdemGuardScan sdem_guard_scan(const World& world, const SdemSettings& s, RunWarn
     if (p.inv_mass[i] > 0) r.max_speed = std::max(r.max_speed, p.velocity[i].norm());
   }
   const double dt = s.time_step, v_rel = 2 * r.max_speed;
-  const bool speed_free = s.normal_law == SdemNormalLaw::linear;  // t_c independent of the speed
+  const bool speed_free =  // t_c independent of the speed
+      sdem::with_normal_law(s.normal_law, [](auto law) { return sdem::NormalPart<decltype(law)::value>::speed_free; });
   if (speed_free || v_rel > 0) {
     const double v = v_rel > 0 ? v_rel : 1.0;  // unused by the linear law
     double tc = inf;

@@ -22,6 +22,7 @@
 #include "core/scalar3.hpp"
 #include "core/hertz.hpp"
 #include "core/sdem/contact_law.hpp"
+#include "core/sdem/law_table.hpp"
 #include "core/sdem/pair_kernels.hpp"
 #include "core/sdem/region_bounds.hpp"
 #include "core/sdem/hertz_theory.hpp"
@@ -73,28 +74,8 @@ SdemPairCoefficients sdem_pair_coefficients(const Material& a, const Material& b
   c.tangential_damping = 2 * s.tangential_damping_ratio.value_or(sdem::equivalent_damping_ratio(pair.restitution));
   c.rolling_damping = 2 * s.rolling_damping_ratio;
   c.kr_factor = s.rolling_stiffness_factor;
-  switch (s.normal_law) {
-    case SdemNormalLaw::hertz:
-      c.kn_factor = 4.0 / 3.0 * pair.effective_modulus;
-      c.normal_damping = sdem::damping_for_restitution(sdem::DampedLaw::hertz, pair.restitution);
-      c.kt_factor = s.tangential_stiffness_factor * 8 * g_star;
-      break;
-    case SdemNormalLaw::viscoelastic: {
-      const double nu = 0.5 * (a.poisson_ratio + b.poisson_ratio);
-      if (nu <= 0)
-        throw InputError(fmt::format("materials '{}'/'{}': the viscoelastic law needs poisson_ratio > 0 (000 line 68)",
-                                     a.name, b.name));
-      c.kn_factor = 4.0 / 3.0 * pair.effective_modulus;
-      c.normal_damping = 2 * (1 - 2 * nu) * s.viscosity / (15 * nu * nu * pair.effective_modulus);
-      c.kt_factor = s.tangential_stiffness_factor * 8 * g_star;
-      break;
-    }
-    case SdemNormalLaw::linear:
-      c.kn_factor = s.linear_stiffness;
-      c.normal_damping = sdem::damping_for_restitution(sdem::DampedLaw::linear, pair.restitution);
-      c.kt_factor = s.tangential_stiffness_factor * 2.0 / 7.0 * s.linear_stiffness;
-      break;
-  }
+  sdem::with_normal_law(s.normal_law,
+                        [&](auto law) { sdem::NormalPart<decltype(law)::value>::set(c, pair, a, b, g_star, s); });
   return c;
 }
 
@@ -109,8 +90,10 @@ double sdem_contact_time(const Material& a, double radius_a, const Material& b, 
     m_eff = ma * mb / (ma + mb);
     r_eff = radius_a * radius_b / (radius_a + radius_b);
   }
-  if (s.normal_law == SdemNormalLaw::linear) return sdem::linear_contact_time(m_eff, s.linear_stiffness);
-  return sdem::hertz_contact_time(m_eff, hertz_stiffness(mix(a, b).effective_modulus, r_eff), speed);
+  const double e_star = mix(a, b).effective_modulus;
+  return sdem::with_normal_law(s.normal_law, [&](auto law) {
+    return sdem::NormalPart<decltype(law)::value>::contact_time(m_eff, e_star, r_eff, speed, s);
+  });
 }
 
 SdemStepper::SdemStepper(const SdemSettings& settings) : settings_(settings) { settings_.validate(); }
@@ -650,11 +633,7 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
       }
     });
   };
-  switch (settings_.normal_law) {
-    case SdemNormalLaw::hertz: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::hertz>{}); break;
-    case SdemNormalLaw::viscoelastic: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::viscoelastic>{}); break;
-    case SdemNormalLaw::linear: run(std::integral_constant<SdemNormalLaw, SdemNormalLaw::linear>{}); break;
-  }
+  sdem::with_normal_law(settings_.normal_law, run);
   deferred.records_stale = pairs > 0;
   // Stage 4: wall loads, serially in list order.
   for (Wall& wall : world.walls) {
