@@ -102,6 +102,8 @@ inline constexpr std::array sdem_law_parts{
                       "G*: series; mu, e: pair (min or override)", 3},
     LawPartDescriptor{"rolling", "spring-damper-limit", "k_r = factor k_t R*^2, 2 zeta_r, mu_r",
                       "mu_r: pair (min or override)", 3},
+    LawPartDescriptor{"twisting", "spring-damper-limit", "k_tw = k_r, 2 zeta_r, alpha_rn mu R* f_n",
+                      "alpha_rn: pair (min or override)", 1},
 };
 
 }  // namespace grainlab::sdem
