@@ -370,7 +370,7 @@ void SdemStepper::assign_wrench_slots(std::size_t np, std::size_t pairs) {
   std::vector<std::uint8_t> in_ring(groups, 0);
   std::vector<std::size_t> ring_size(schedule_regions_, 0);  // in groups, per region
   auto first_group = [&](std::size_t r) { return std::size_t(block_contact_[region_block_[r]]) / sdem::lane_count; };
-  if (schedule_sorted_ && !any_rolling_ && ring_groups_ > 0) {
+  if (schedule_sorted_ && !any_rolling_ && !reference_path_ && ring_groups_ > 0) {
     std::vector<std::uint32_t> block_of(np);
     for (std::size_t b = 0; b + 1 < block_particle_.size(); ++b)
       std::fill(block_of.begin() + block_particle_[b], block_of.begin() + block_particle_[b + 1], std::uint32_t(b));

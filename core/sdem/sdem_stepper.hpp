@@ -238,7 +238,7 @@ class SdemStepper : public Stepper {
   /// to the schedule can be checked against it. Serial in the pair and gather stages: for tests.
   void set_reference_path(bool on) {
     reference_path_ = on;
-    set_wrench_ring(on ? 0 : policy::sdem_wrench_ring_groups);
+    schedule_regions_ = 0;  // schedule again: the reference path takes no ring (assign_wrench_slots)
   }
 
   /// Regions so far whose late particles waited for the end of the stage (an earlier region had not
