@@ -22,6 +22,7 @@
 #include "core/scalar3.hpp"
 #include "core/hertz.hpp"
 #include "core/sdem/contact_law.hpp"
+#include "core/sdem/force_pass.hpp"
 #include "core/sdem/law_table.hpp"
 #include "core/sdem/pair_kernels.hpp"
 #include "core/sdem/region_bounds.hpp"
@@ -212,62 +213,6 @@ void SdemStepper::build_adjacency(World& world) {
   adjacency_particles_ = np;
 }
 
-namespace {
-
-using sdem::no_wrench;
-using sdem::normal_terms;
-using sdem::NormalTerms;
-
-// The wrench of one wall contact (geometry from the detector), computed in its particle's gather. Same law; the lever arm is
-// the contact point, and the wall's surface velocity enters the relative velocity.
-template <SdemNormalLaw law>
-void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
-                 std::size_t n_materials, double dt, Contact& c, ContactWrench& out) {
-  const double d = c.overlap;
-  const int a = c.a;
-  if (!(d > 0) || p.inv_mass[a] == 0) return no_wrench(c, out);
-  const Vec3& n = c.normal;
-  const Wall& w = walls[c.wall_index()];
-  const Vec3 ra = c.point - p.position[a];
-  const Vec3 v_rel = p.velocity[a] + p.angular_velocity[a].cross(ra) - w.velocity_at(c.point);
-  const SdemPairCoefficients& coeff = table[p.material[a] * n_materials + w.material];
-  const SdemPairConstants k = sdem::pair_constants(coeff, law, c.effective_radius, p.mass[a], true, 0);
-  const double vn = v_rel.dot(n);
-  const NormalTerms<double> t = normal_terms<law>(k, d, -vn);
-  const Vec3 force = t.fn * n + sdem::tangential_force(c.tangential_spring, n, v_rel - vn * n, t.kt, t.gamma_t,
-                                                       k.mu * t.fn, dt);
-  const Vec3 tau_roll = k.rolling ? sdem::rolling_torque_of(p, coeff, c, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt)
-                                  : Vec3::Zero();
-  c.force = force;
-  out.on[0].force = force;
-  out.on[0].torque = ra.cross(force) + tau_roll;
-  out.on[1].force = -force;
-  out.on[1].torque = -tau_roll;
-}
-
-}  // namespace
-
-namespace {
-// Kick (v += dt (f/m + g), w += dt tau/I) and drift (x += dt v, q <- normalize(q + dt/2 (0,w) q)) of
-// particle i; fixed particles do not move.
-[[gnu::always_inline]] inline void kick(ParticleStore& p, std::size_t i, double dt, const Vec3& g) {
-  p.velocity[i] += dt * (p.inv_mass[i] * p.force[i] + g);
-  p.angular_velocity[i] += dt * p.inv_inertia[i] * p.torque[i];
-}
-[[gnu::always_inline]] inline void drift(ParticleStore& p, std::size_t i, double dt) {
-  p.position[i] += dt * p.velocity[i];
-  const Vec3& w = p.angular_velocity[i];
-  Quat& q = p.orientation[i];
-  const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
-  q.coeffs() += 0.5 * dt * dq.coeffs();
-  // Renormalise. The update moves q off the unit sphere by only delta = |q|^2 - 1 ~ (dt |w| / 2)^2, and
-  // for small delta 1/sqrt(1 + delta) = 1 - delta/2 + 3/8 delta^2 to within 5/16 |delta|^3 (< 4e-16 for
-  // |delta| < 1e-5): no square root and division on the critical path of every particle.
-  const double delta = q.coeffs().squaredNorm() - 1;
-  q.coeffs() *= std::abs(delta) < 1e-5 ? 1 + delta * (-0.5 + 0.375 * delta) : 1 / std::sqrt(1 + delta);
-}
-}  // namespace
-
 void SdemStepper::compute_forces(World& world) { forces_and_integrate(world, nullptr); }
 
 void SdemStepper::build_schedule(std::size_t np, std::size_t pairs, std::size_t regions) {
@@ -413,16 +358,19 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   const auto t0 = Clock::now();
   prepare(world);
   build_adjacency(world);
-  ParticleStore& p = world.particles;
-  const std::size_t np = p.size();
-  std::vector<Contact>& contacts = world.contact_records();
-  DeferredContacts& deferred = world.deferred_contacts();
-  std::vector<PairHistory>& history = deferred.history;
-  std::vector<Vec3>& force = deferred.force;
-  const std::size_t nc = contacts.size();
   const std::size_t pairs = world.pair_contact_count();
-  if (force.size() < pairs) force.resize(pairs);
+  DeferredContacts& deferred = world.deferred_contacts();
+  if (deferred.force.size() < pairs) deferred.force.resize(pairs);
   if (any_rolling_) rolling_torque_.resize(pairs);
+  schedule_for(world.particles.size(), pairs);
+  index_wall_contacts(world);
+  sdem::with_normal_law(settings_.normal_law, [&](auto law_tag) { ForcePass<decltype(law_tag)::value>{*this, world, kd}.run(); });
+  deferred.records_stale = pairs > 0;
+  sum_wall_loads(world);
+  world.timers.forces += seconds_since(t0);
+}
+
+void SdemStepper::schedule_for(std::size_t np, std::size_t pairs) {
   // One region per thread that can run (the schedule changes the order of work, never the results).
   const std::size_t regions =
       forced_regions_ > 0 ? forced_regions_
@@ -432,20 +380,13 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
     build_schedule(np, pairs, regions);
     schedule_version_ = adjacency_version_;
   }
-  const double dt = settings_.time_step;
-  const SdemPairCoefficients* table = pair_table_.data();
-  const std::size_t nm = material_count_;
-  const std::vector<Wall>& walls = world.walls;
-  const CollisionSettings& cs = world.collision;
-  const SdemCandidateConstants& kc = constants_;
-  const std::size_t full_groups_end = pairs / sdem::lane_count * sdem::lane_count;
-  // Prefetching the b sides pays once the particle state no longer fits the caches (scheduling_policy.hpp).
-  constexpr std::size_t prefetch_groups = policy::sdem_prefetch_groups;
-  const bool prefetch_b = np > policy::sdem_prefetch_b_particles;
+}
 
-  // This step's wall contacts by particle: entries sorted by particle index, list order within a particle
-  // (the detector's key order already is, when ids increase with the index).
-  const std::size_t nw = nc - pairs;
+void SdemStepper::index_wall_contacts(World& world) {
+  // Entries sorted by particle index, list order within a particle (the detector's key order already
+  // is, when ids increase with the index).
+  const std::vector<Contact>& contacts = world.contact_records();
+  const std::size_t pairs = world.pair_contact_count(), nw = contacts.size() - pairs;
   wall_entry_.resize(nw);
   wall_particle_.resize(nw);
   wall_of_.resize(nw);
@@ -470,182 +411,19 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
                      [&](std::uint32_t x, std::uint32_t y) { return contacts[pairs + x].a < contacts[pairs + y].a; });
     for (std::size_t e = 0; e < nw; ++e) wall_particle_[e] = std::uint32_t(contacts[pairs + wall_entry_[e]].a);
   }
-  auto first_wall_entry = [&](std::size_t i) {
-    return std::size_t(std::lower_bound(wall_particle_.begin(), wall_particle_.end(), std::uint32_t(i)) - wall_particle_.begin());
-  };
+}
 
-  // Gather of particle i: its pair sides through the CSR adjacency in increasing contact index, then its
-  // wall contacts in list order, each computed here (it reads only particle i, not yet moved) from the
-  // cursor `w` into the entries (a fixed order: no atomics, the sums do not depend on the thread count);
-  // with `kd` it is integrated right away. Side s of pair candidate k: force (-1)^s f, torque -l_s (n x f)
-  // (+- the rolling torque), from the two four-double halves of its PairWrench; the sums run component by
-  // component as with three-vectors. The wall's reaction goes to wall_load_, about the wall's centre.
-  const double* pair_side = reinterpret_cast<const double*>(wrench_slots_.data());
-  const sdem::LaneMask negate{std::numeric_limits<long long>::min(), std::numeric_limits<long long>::min(),
-                              std::numeric_limits<long long>::min(), 0};
-  auto gather = [&](std::size_t i, std::size_t& w, auto law_tag) __attribute__((always_inline)) {
-    sdem::Lanes f_sum{}, t_sum{};  // x y z and one unused lane
-    for (std::uint32_t e = offset_[i]; e < offset_[i + 1]; ++e) {
-      const std::size_t k = gather_slot_[e] >> 1, side = gather_slot_[e] & 1;  // k: the slot (the candidate with rolling)
-      sdem::Lanes f, nf;
-      std::memcpy(&f, pair_side + 8 * k, sizeof f);
-      std::memcpy(&nf, pair_side + 8 * k + 4, sizeof nf);
-      const double l = pair_side[8 * k + 3 + 4 * side];
-      if (side) f = sdem::Lanes(sdem::LaneMask(f) ^ negate);  // exact negation
-      sdem::Lanes t = sdem::splat(-l) * nf;
-      if (any_rolling_) {
-        const Vec3& roll = rolling_torque_[k];
-        t += side ? sdem::Lanes{-roll.x(), -roll.y(), -roll.z(), 0} : sdem::Lanes{roll.x(), roll.y(), roll.z(), 0};
-      }
-      f_sum += f;
-      t_sum += t;
-    }
-    while (w < nw && wall_particle_[w] < i) ++w;
-    for (; w < nw && wall_particle_[w] == i; ++w) {
-      // The records were written by the detector at the start of the step and have left the caches by
-      // now, and only walls read the particle's material and mass: ask for them a few entries ahead.
-      if (w + 4 < nw) {
-        const char* ahead = reinterpret_cast<const char*>(&contacts[pairs + wall_entry_[w + 4]]);
-        __builtin_prefetch(ahead), __builtin_prefetch(ahead + 64);
-        const std::uint32_t a = wall_particle_[w + 4];
-        __builtin_prefetch(&p.material[a]), __builtin_prefetch(&p.mass[a]);
-      }
-      const std::size_t e = wall_entry_[w];
-      Contact& c = contacts[pairs + e];
-      ContactWrench cw;
-      wall_wrench<decltype(law_tag)::value>(p, walls, table, nm, dt, c, cw);
-      const Wall& wall = walls[wall_of_[e]];
-      wall_load_[e] = {cw.on[1].force, (c.point - wall.rotation_center).cross(cw.on[1].force) + cw.on[1].torque};
-      f_sum += sdem::Lanes{cw.on[0].force.x(), cw.on[0].force.y(), cw.on[0].force.z(), 0};
-      t_sum += sdem::Lanes{cw.on[0].torque.x(), cw.on[0].torque.y(), cw.on[0].torque.z(), 0};
-    }
-    const S3 f(f_sum[0], f_sum[1], f_sum[2]), t(t_sum[0], t_sum[1], t_sum[2]);
-    f.store(p.force[i]);
-    t.store(p.torque[i]);
-    if (kd && p.inv_mass[i] != 0) {
-      kick(p, i, kd->kick_dt, kd->g);
-      if (kd->drift_dt != 0) drift(p, i, kd->drift_dt);
-    }
-  };
-
-  auto run = [&](auto law_tag) {
-    constexpr SdemNormalLaw law = decltype(law_tag)::value;
-    // Pair candidates [kb, ke): four at a time in SIMD lanes (groups of four fixed by index, so the result
-    // does not depend on the schedule); a candidate outside the lane kernel (rolling resistance, the last
-    // few) works on its record, with the deferred history copied in and out.
-    auto single_pair = [&](std::size_t k) {
-      Contact& c = contacts[k];
-      c.overlap = history[k].overlap;
-      c.tangential_spring = history[k].tangential_spring;
-      const Vec3 tau_roll = sdem::pair_wrench<law>(p, cs, kc.at(k), table, dt, c, wrench_slots_[wrench_slot(k)]);
-      if (any_rolling_) rolling_torque_[k] = tau_roll;
-      history[k] = {c.overlap, c.tangential_spring};
-      force[k] = c.force;
-    };
-    auto lane_group = [&](std::size_t k0) {
-      if (k0 + sdem::lane_count > full_groups_end) {
-        for (std::size_t k = k0; k < pairs; ++k) single_pair(k);
-        return;
-      }
-      const bool rolling = (kc.flags[k0] | kc.flags[k0 + 1] | kc.flags[k0 + 2] | kc.flags[k0 + 3]) & SdemCandidateConstants::rolling;
-      if (!rolling)
-        sdem::pair_wrench_lanes<law>(p, cs, kc, k0, dt, &pair_index_[2 * k0], &history[k0],
-                                     &wrench_slots_[wrench_slot(k0)], &force[k0], &contacts[k0]);
-      else
-        for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
-    };
-    // The lane groups of [kb, ke) (ke a group boundary or the end) not computed ahead as crossing.
-    auto pair_range = [&](std::size_t kb, std::size_t ke) {
-      for (std::size_t k0 = kb; k0 < ke; k0 += sdem::lane_count) {
-        // The b side of a candidate lies up to a layer of the bed further on and is often not in the
-        // caches yet: ask for it prefetch_groups ahead (the a side streams in particle order).
-        if (prefetch_b && k0 + (prefetch_groups + 1) * sdem::lane_count <= pairs)
-          for (std::size_t k = k0 + prefetch_groups * sdem::lane_count; k < k0 + (prefetch_groups + 1) * sdem::lane_count; ++k) {
-            const int b = pair_index_[2 * k + 1];
-            __builtin_prefetch(&p.position[b]), __builtin_prefetch(&p.velocity[b]), __builtin_prefetch(&p.angular_velocity[b]);
-          }
-        if (!early_group_[k0 / sdem::lane_count]) lane_group(k0);
-      }
-    };
-    // The late particles of region r from index j of late_particles_ on that lie below particle `end`.
-    auto gather_late = [&](std::size_t r, std::size_t& j, std::size_t end) {
-      if (j == region_late_[r + 1] || late_particles_[j] >= end) return;
-      std::size_t w = first_wall_entry(late_particles_[j]);
-      for (; j < region_late_[r + 1] && late_particles_[j] < end; ++j) gather(late_particles_[j], w, law_tag);
-    };
-    if (reference_path_) {  // set_reference_path: pair wrenches, then the gather, in index order
-      for (std::size_t k0 = 0; k0 < pairs; k0 += sdem::lane_count) lane_group(k0);
-      std::size_t w = 0;
-      for (std::size_t i = 0; i < np; ++i) gather(i, w, law_tag);
-      return;
-    }
-    // Stages 2 and 3, one region of particles per thread: its crossing candidates first (then it
-    // signals), then block by block the block's candidates and the gather (and integration) of the block's
-    // particles while their wrenches are still in cache. Late particles join the gathers once every
-    // earlier region has signalled; those of blocks before that wait, and at the region's end they are
-    // gathered if the signals have come, otherwise after all regions (no waiting: a region may run before
-    // an earlier one on the same thread).
-    for (std::size_t r = 0; r < schedule_regions_; ++r) signalled_[r].store(false, std::memory_order_relaxed);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
-      for (std::size_t rr_index = rr.begin(); rr_index != rr.end(); ++rr_index) {
-        const std::size_t r = reverse_regions_ ? schedule_regions_ - 1 - rr_index : rr_index;
-        auto t_block = Clock::now();  // the time of each block (the crossing groups count with the first)
-        auto time_block = [&](std::size_t b) {
-          const auto now = Clock::now();
-          block_seconds_[b] += std::chrono::duration<double>(now - t_block).count();
-          t_block = now;
-        };
-        for (std::size_t g = region_early_[r]; g < region_early_[r + 1]; ++g) lane_group(early_groups_[g] * sdem::lane_count);
-        signalled_[r].store(true, std::memory_order_release);
-        auto earlier_signalled = [&] {
-          for (std::size_t q = 0; q < r; ++q)
-            if (!signalled_[q].load(std::memory_order_acquire)) return false;
-          return schedule_sorted_;
-        };
-        bool ready = false;
-        std::size_t pending = region_late_[r];  // first late particle not gathered
-        std::size_t w = first_wall_entry(block_particle_[region_block_[r]]);
-        for (std::size_t b = region_block_[r]; b < region_block_[r + 1]; ++b) {
-          pair_range(block_contact_[b], block_contact_[b + 1]);
-          if (!ready && earlier_signalled()) {
-            ready = true;
-            gather_late(r, pending, block_particle_[b]);
-            pending = region_late_[r + 1];  // the others come in their blocks
-          }
-          for (std::size_t i = block_particle_[b]; i < block_particle_[b + 1]; ++i)
-            if (ready || !late_[i]) gather(i, w, law_tag);
-          time_block(b);
-        }
-        if (!ready && earlier_signalled()) gather_late(r, pending, np);
-        pending_late_[r] = std::uint32_t(pending);
-        time_block(region_block_[r + 1] - 1);
-      }
-    }, tbb::simple_partitioner());
-    // Stage 3b: late particles left behind, once every wrench is final.
-    std::size_t left_behind = 0;
-    for (std::size_t r = 0; r < schedule_regions_; ++r) left_behind += pending_late_[r] < region_late_[r + 1];
-    if (left_behind == 0) return;
-    deferred_regions_ += left_behind;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, schedule_regions_, 1), [&](const tbb::blocked_range<std::size_t>& rr) {
-      for (std::size_t r = rr.begin(); r != rr.end(); ++r) {
-        std::size_t j = pending_late_[r];
-        gather_late(r, j, np);
-      }
-    });
-  };
-  sdem::with_normal_law(settings_.normal_law, run);
-  deferred.records_stale = pairs > 0;
-  // Stage 4: wall loads, serially in list order.
+void SdemStepper::sum_wall_loads(World& world) const {
+  // Serially in list order.
   for (Wall& wall : world.walls) {
     wall.force.setZero();
     wall.torque.setZero();
   }
-  for (std::size_t e = 0; e < nw; ++e) {
+  for (std::size_t e = 0; e < wall_load_.size(); ++e) {
     Wall& wall = world.walls[wall_of_[e]];
     wall.force += wall_load_[e].force;
     wall.torque += wall_load_[e].torque;
   }
-  world.timers.forces += seconds_since(t0);
 }
 
 void SdemStepper::integrate(World& world, const KickDrift& kd) {
@@ -653,8 +431,8 @@ void SdemStepper::integrate(World& world, const KickDrift& kd) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, p.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t i = r.begin(); i != r.end(); ++i) {
       if (p.inv_mass[i] == 0) continue;  // fixed
-      kick(p, i, kd.kick_dt, kd.g);
-      if (kd.drift_dt != 0) drift(p, i, kd.drift_dt);
+      sdem::detail::kick(p, i, kd.kick_dt, kd.g);
+      if (kd.drift_dt != 0) sdem::detail::drift(p, i, kd.drift_dt);
     }
   });
 }

@@ -278,6 +278,15 @@ class SdemStepper : public Stepper {
   void integrate(World& world, const KickDrift& kd);
   /// compute_forces, and with `kd` each particle integrated as soon as its forces are summed.
   void forces_and_integrate(World& world, const KickDrift* kd);
+  /// Builds the schedule again when the region count or the adjacency changed.
+  void schedule_for(std::size_t np, std::size_t pairs);
+  /// This step's wall contacts by particle (wall_entry_, wall_particle_, wall_of_).
+  void index_wall_contacts(World& world);
+  /// Stage 4: Wall::force/torque from this step's wall reactions.
+  void sum_wall_loads(World& world) const;
+  /// Stages 2, 3 (and 5) for one normal law (core/sdem/force_pass.hpp).
+  template <SdemNormalLaw law>
+  struct ForcePass;
 
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
