@@ -241,19 +241,58 @@ template <int NR, class T>
 struct SphereState {
   const T* av;
   const T* bv;
-  T nx, ny, nz, t1x, t1y, t1z, t2x, t2y, t2z;  // contact frame
+  T n[3], t1[3], t2[3];  // contact frame
   T la, lb;
   T un, v1, v2, W1, W2;        // n.dv, t1.dv, t2.dv, t1.W, t2.W
   T r1{}, r2{}, r3{};          // t1.dw, t2.dw, n.dw (rolling rows only)
   T m, I, K{};
   T P[6]{};                    // impulses applied per row (normal: scaled)
+  static T dot(const T* x, const T* y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
+  // The separation rates before any impulse, from the bodies, frame and lever arms.
+  void start() {
+    const T dv[3] = {av[0] - bv[0], av[1] - bv[1], av[2] - bv[2]};
+    const T W[3] = {la * av[3] + lb * bv[3], la * av[4] + lb * bv[4], la * av[5] + lb * bv[5]};
+    m = av[6] + bv[6];
+    I = la * la * av[7] + lb * lb * bv[7];
+    un = dot(n, dv);
+    v1 = dot(t1, dv);
+    v2 = dot(t2, dv);
+    W1 = dot(t1, W);
+    W2 = dot(t2, W);
+  }
   void begin_rolling() {
-    const T dwx = av[3] - bv[3], dwy = av[4] - bv[4], dwz = av[5] - bv[5];
+    const T dw[3] = {av[3] - bv[3], av[4] - bv[4], av[5] - bv[5]};
     const T J = la * av[7] - lb * bv[7];
     K = av[7] + bv[7];
-    r1 = (t1x * dwx + t1y * dwy + t1z * dwz) + J * P[2];
-    r2 = (t2x * dwx + t2y * dwy + t2z * dwz) - J * P[1];
-    r3 = nx * dwx + ny * dwy + nz * dwz;
+    r1 = dot(t1, dw) + J * P[2];
+    r2 = dot(t2, dw) - J * P[1];
+    r3 = dot(n, dw);
+  }
+  // The bodies' velocities after the impulses P: out[0-5] v_a, w_a; out[6-11] v_b, w_b.
+  // v_a += F/m_a, v_b -= F/m_b, w_a += (l_a L + T)/I_a, w_b += (l_b L - T)/I_b.
+  void velocities_after(T* out) const {
+    T F[3], Lv[3];
+    for (int i = 0; i < 3; ++i) {
+      F[i] = P[0] * n[i] + P[1] * t1[i] + P[2] * t2[i];
+      Lv[i] = P[2] * t1[i] - P[1] * t2[i];
+    }
+    for (int i = 0; i < 3; ++i) {
+      out[i] = av[i] + av[6] * F[i];
+      out[6 + i] = bv[i] - bv[6] * F[i];
+    }
+    if constexpr (NR == 6) {
+      for (int i = 0; i < 3; ++i) {
+        const T Ti = P[3] * t1[i] + P[4] * t2[i] + P[5] * n[i];
+        out[3 + i] = av[3 + i] + av[7] * (la * Lv[i] + Ti);
+        out[9 + i] = bv[3 + i] + bv[7] * (lb * Lv[i] - Ti);
+      }
+    } else {
+      const T ia = av[7] * la, ib = bv[7] * lb;
+      for (int i = 0; i < 3; ++i) {
+        out[3 + i] = av[3 + i] + ia * Lv[i];
+        out[9 + i] = bv[3 + i] + ib * Lv[i];
+      }
+    }
   }
   template <int r>
   T u() const {
@@ -322,28 +361,14 @@ template <int NR, bool Residual, class T>
   SphereState<NR, T> st;
   st.av = av;
   st.bv = bv;
-  const T la = st.la = lanes<T>(C, [](const Rec& c) { return c.la; });
-  const T lb = st.lb = lanes<T>(C, [](const Rec& c) { return c.lb; });
-  const T nx = st.nx = lanes<T>(C, [](const Rec& c) { return c.n[0]; });
-  const T ny = st.ny = lanes<T>(C, [](const Rec& c) { return c.n[1]; });
-  const T nz = st.nz = lanes<T>(C, [](const Rec& c) { return c.n[2]; });
-  const T t1x = st.t1x = lanes<T>(C, [](const Rec& c) { return c.t1[0]; });
-  const T t1y = st.t1y = lanes<T>(C, [](const Rec& c) { return c.t1[1]; });
-  const T t1z = st.t1z = lanes<T>(C, [](const Rec& c) { return c.t1[2]; });
-  const T t2x = st.t2x = lanes<T>(C, [](const Rec& c) { return c.t2[0]; });
-  const T t2y = st.t2y = lanes<T>(C, [](const Rec& c) { return c.t2[1]; });
-  const T t2z = st.t2z = lanes<T>(C, [](const Rec& c) { return c.t2[2]; });
-  {
-    const T dvx = av[0] - bv[0], dvy = av[1] - bv[1], dvz = av[2] - bv[2];
-    const T Wx = la * av[3] + lb * bv[3], Wy = la * av[4] + lb * bv[4], Wz = la * av[5] + lb * bv[5];
-    st.m = av[6] + bv[6];
-    st.I = la * la * av[7] + lb * lb * bv[7];
-    st.un = nx * dvx + ny * dvy + nz * dvz;
-    st.v1 = t1x * dvx + t1y * dvy + t1z * dvz;
-    st.v2 = t2x * dvx + t2y * dvy + t2z * dvz;
-    st.W1 = t1x * Wx + t1y * Wy + t1z * Wz;
-    st.W2 = t2x * Wx + t2y * Wy + t2z * Wz;
+  st.la = lanes<T>(C, [](const Rec& c) { return c.la; });
+  st.lb = lanes<T>(C, [](const Rec& c) { return c.lb; });
+  for (int i = 0; i < 3; ++i) {
+    st.n[i] = lanes<T>(C, [i](const Rec& c) { return c.n[i]; });
+    st.t1[i] = lanes<T>(C, [i](const Rec& c) { return c.t1[i]; });
+    st.t2[i] = lanes<T>(C, [i](const Rec& c) { return c.t2[i]; });
   }
+  st.start();
   // The multipliers and their constants: in the record for one contact, in lanes for two.
   T lanes_lam[L == 1 ? 1 : NR], lanes_oid[L == 1 ? 1 : NR], lanes_bound[L == 1 ? 1 : 3];
   T* lam = lanes_lam;
@@ -363,35 +388,8 @@ template <int NR, bool Residual, class T>
   block_update<NR, Residual>(st, lam, oid, bound, lanes<T>(C, [](const Rec& c) { return c.s; }),
                              lanes<T>(C, [](const Rec& c) { return c.q; }), lanes<T>(C, [](const Rec& c) { return c.sigma; }),
                              sig_t, sig_r, cone, acc);
-  // v_a += F/m_a, v_b -= F/m_b, w_a += (l_a L + T)/I_a, w_b += (l_b L - T)/I_b.
-  const T p0 = st.P[0], p1 = st.P[1], p2 = st.P[2];
-  const T Fx = p0 * nx + p1 * t1x + p2 * t2x, Fy = p0 * ny + p1 * t1y + p2 * t2y, Fz = p0 * nz + p1 * t1z + p2 * t2z;
-  const T Lx = p2 * t1x - p1 * t2x, Ly = p2 * t1y - p1 * t2y, Lz = p2 * t1z - p1 * t2z;
   T out[12];
-  out[0] = av[0] + av[6] * Fx;
-  out[1] = av[1] + av[6] * Fy;
-  out[2] = av[2] + av[6] * Fz;
-  out[6] = bv[0] - bv[6] * Fx;
-  out[7] = bv[1] - bv[6] * Fy;
-  out[8] = bv[2] - bv[6] * Fz;
-  if constexpr (NR == 6) {
-    const T r1 = st.P[3], r2 = st.P[4], tw = st.P[5];
-    const T Tx = r1 * t1x + r2 * t2x + tw * nx, Ty = r1 * t1y + r2 * t2y + tw * ny, Tz = r1 * t1z + r2 * t2z + tw * nz;
-    out[3] = av[3] + av[7] * (la * Lx + Tx);
-    out[4] = av[4] + av[7] * (la * Ly + Ty);
-    out[5] = av[5] + av[7] * (la * Lz + Tz);
-    out[9] = bv[3] + bv[7] * (lb * Lx - Tx);
-    out[10] = bv[4] + bv[7] * (lb * Ly - Ty);
-    out[11] = bv[5] + bv[7] * (lb * Lz - Tz);
-  } else {
-    const T ia = av[7] * la, ib = bv[7] * lb;
-    out[3] = av[3] + ia * Lx;
-    out[4] = av[4] + ia * Ly;
-    out[5] = av[5] + ia * Lz;
-    out[9] = bv[3] + ib * Lx;
-    out[10] = bv[4] + ib * Ly;
-    out[11] = bv[5] + ib * Lz;
-  }
+  st.velocities_after(out);
   for (int j = 0; j < L; ++j) {
     for (int i = 0; i < 6; ++i) {
       A[j][i] = lane(out[i], j);
