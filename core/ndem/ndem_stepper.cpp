@@ -103,6 +103,19 @@ NdemStepper::NdemStepper(NdemSettings settings)
 // Equations: s = e_H delta^{e_H-1} (000 l.478, corrected Eq. 15 of Paper IV: derivative in delta);
 // eps_n = e_H / k_n, tau_n = max(n_s Dt, c / e_H), Upsilon = 1/(1 + 4 tau_n/Dt),
 // Sigma_n = 4 eps_n Upsilon / Dt^2, Sigma_t = gamma_t/Dt, Sigma_r = gamma_r/Dt (000 l.1520-1533).
+PgsOptions NdemStepper::pgs_options() {
+  PgsOptions opt;
+  opt.iterations = settings_.iterations;
+  opt.tolerance = settings_.residual_tolerance;
+  opt.omega = settings_.over_relaxation;
+  opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
+  if (settings_.parallel) opt.colouring = &colouring_;
+  if (settings_.contact_order == NdemContactOrder::random) opt.shuffle = &order_rng_;
+  if (body_rows_.active()) opt.extra = &body_rows_;
+  opt.reference_path = reference_path_;
+  return opt;
+}
+
 void NdemStepper::setup(World& world) {
   const NdemSettings& S = settings_;
   const double dt = S.time_step;
@@ -260,14 +273,8 @@ void NdemStepper::impact(World&) {
   stats_.impacting_fraction = m ? double(count) / double(m) : 0.0;
   guards_.observe_impacts(count + body_impacts);
   if (count + body_impacts == 0) return;
-  PgsOptions opt;
+  PgsOptions opt = pgs_options();
   opt.iterations = settings_.impact_iterations > 0 ? settings_.impact_iterations : settings_.iterations;
-  opt.tolerance = settings_.residual_tolerance;
-  opt.omega = settings_.over_relaxation;
-  opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
-  if (settings_.parallel) opt.colouring = &colouring_;
-  if (settings_.contact_order == NdemContactOrder::random) opt.shuffle = &order_rng_;
-  if (body_rows_.active()) opt.extra = &body_rows_;
   const PgsResult r = solve_impact(rows_, impacting, u_minus, bodies_, opt, impact_impulse_);
   stats_.impact_iterations_used = r.iterations;
   had_impact_ = true;
@@ -502,15 +509,8 @@ void NdemStepper::solve(World& world) {
   warm_start(world);
   body_rows_.warm_start(world, settings_, bodies_);
 
-  PgsOptions opt;
-  opt.iterations = settings_.iterations;
-  opt.tolerance = settings_.residual_tolerance;
-  opt.omega = settings_.over_relaxation;
-  opt.cone = settings_.friction_shape == NdemFrictionShape::cone;
+  PgsOptions opt = pgs_options();
   opt.record_residuals = settings_.record_residuals;
-  if (settings_.parallel) opt.colouring = &colouring_;
-  if (settings_.contact_order == NdemContactOrder::random) opt.shuffle = &order_rng_;
-  if (body_rows_.active()) opt.extra = &body_rows_;
   std::vector<double> reference;
   if (settings_.reference_iterations > 0 && rows_.size() > 0) {
     NdemRows ref_rows = settings_.reference_cold_start ? std::move(cold_rows) : rows_;

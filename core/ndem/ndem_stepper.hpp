@@ -67,6 +67,9 @@ class NdemStepper : public Stepper {
   const NdemRunGuards& guards() const { return guards_; }
   /// Switches the per-iteration residual record on or off from the next step (one solve of a long run).
   void set_record_residuals(bool on) { settings_.record_residuals = on; }
+  /// The plain reference path of the solver (PgsOptions::reference_path): colours one after another,
+  /// one contact at a time. Results are bitwise those of the fast path; for tests.
+  void set_reference_path(bool on) { reference_path_ = on; }
 
   /// Extra external force/torque per particle index (N, N m), applied every step in addition to
   /// gravity. Empty = none; otherwise must have one entry per particle.
@@ -87,7 +90,11 @@ class NdemStepper : public Stepper {
   void warm_start(World& world);
   void integrate(World& world);
 
+  /// The solver options of both stages (iterations: the continuous stage's).
+  PgsOptions pgs_options();
+
   NdemSettings settings_;
+  bool reference_path_ = false;  ///< set_reference_path
   NdemStepStats stats_;
   NdemRows rows_;
   NdemBodies bodies_;

@@ -729,7 +729,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
     const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
     auto run = [&](const SweepChunk& ch) {
       const std::size_t cnt = ch.end - ch.begin;
-      if (ch.sphere && ch.independent && !residual && !opt.cone) {
+      if (ch.sphere && ch.independent && !residual && !opt.cone && !opt.reference_path) {
         sphere_sweep_pairs<NR>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r);
         return Accum{};
       }
@@ -750,7 +750,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
       if (shuffled) break;
       const std::size_t nch = grp.last - grp.first;
       partial.assign(nch, Accum{});
-      if (grp.serial || nch == 1) {
+      if (grp.serial || nch == 1 || opt.reference_path) {
         for (std::size_t i = 0; i < nch; ++i) partial[i] = run(chunks[grp.first + i]);
       } else {
         tbb::parallel_for(std::size_t(0), nch, [&](std::size_t i) { partial[i] = run(chunks[grp.first + i]); });
