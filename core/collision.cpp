@@ -434,83 +434,107 @@ void ContactDetector::find_wall_contacts(const ParticleStore& p, const std::vect
   wall_found_.resize(nchunks);
   wall_chunk_sorted_.assign(nchunks, 1);
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t c) {
-    std::vector<WallRecord>& out = wall_found_[c];
-    out.clear();
-    std::vector<WallHit> hits;
-    bool in_order = true;
-    auto keep_hits = [&](std::size_t i, std::uint16_t w) {
-      for (const WallHit& h : hits) {
-        if (h.overlap <= 0) continue;
-        const std::uint64_t key = wall_key(p.id[i], w, h.feature);
-        if (!out.empty() && out.back().key >= key) in_order = false;
-        out.push_back({key, h.normal, h.point, h.overlap, p.radius[i], std::uint32_t(i), w});
-      }
-    };
-    auto collide_one = [&](std::size_t i, std::uint16_t w) {
-      hits.clear();
-      collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
-      keep_hits(i, w);
-    };
-    auto unlisted = [&](std::size_t i, std::uint16_t w) {
-      if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
-        const Vec3 point = plane->point, normal = plane->normal;
-        if (!(p.radius[i] - (p.position[i] - point).dot(normal) > 0)) return;
-      }
-      collide_one(i, w);
-    };
-    auto listed = [&](std::size_t i, std::uint16_t w) {
-      const PlaneShape& plane = plane_snapshot_[w];  // bitwise the wall's shape (static_planes_unchanged)
-      if (!(p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0)) return;
-      hits.clear();
-      collide(plane, p.position[i], p.radius[i], 0.0, hits);  // as collide_sphere, without the dispatch
-      keep_hits(i, w);
-    };
     const std::size_t begin = c * chunk, end = std::min(items, begin + chunk);
-    if (nu == 0) {
-      // The particles next to a wall are scattered over the store: ask for their radius and position a
-      // few entries ahead (the loads would otherwise wait on memory one at a time).
-      constexpr std::size_t ahead = policy::wall_prefetch_ahead;
-      for (std::size_t e = begin; e < end; ++e) {
-        if (e + ahead < end) {
-          const std::uint32_t i = plane_particle_[e + ahead];
-          __builtin_prefetch(&p.radius[i]), __builtin_prefetch(&p.position[i]);
-        }
-        listed(plane_particle_[e], plane_wall_[e]);
+    wall_chunk_sorted_[c] = scan_wall_chunk(p, walls, begin, end, wall_found_[c]);
+  });
+  const bool in_order = wall_chunks_in_key_order();
+  wall_segment_.clear();
+  wall_offset_.assign(1, 0);
+  wall_keys_unique_ = in_order;  // strictly increasing
+  if (in_order)
+    segment_wall_chunks();
+  else
+    sort_wall_records();
+}
+
+// The touching wall records of items [begin, end) into `out`: candidate entries when every wall is a
+// listed static plane, otherwise particles (each against the listed and unlisted walls merged by wall
+// index). Returns whether `out` is strictly increasing by key.
+bool ContactDetector::scan_wall_chunk(const ParticleStore& p, const std::vector<Wall>& walls, std::size_t begin,
+                                      std::size_t end, std::vector<WallRecord>& out) const {
+  out.clear();
+  std::vector<WallHit> hits;
+  bool in_order = true;
+  auto keep_hits = [&](std::size_t i, std::uint16_t w) {
+    for (const WallHit& h : hits) {
+      if (h.overlap <= 0) continue;
+      const std::uint64_t key = wall_key(p.id[i], w, h.feature);
+      if (!out.empty() && out.back().key >= key) in_order = false;
+      out.push_back({key, h.normal, h.point, h.overlap, p.radius[i], std::uint32_t(i), w});
+    }
+  };
+  auto collide_one = [&](std::size_t i, std::uint16_t w) {
+    hits.clear();
+    collide_sphere(walls[w].shape, p.position[i], p.radius[i], 0.0, hits);
+    keep_hits(i, w);
+  };
+  auto unlisted = [&](std::size_t i, std::uint16_t w) {
+    if (const PlaneShape* plane = std::get_if<PlaneShape>(&walls[w].shape)) {
+      const Vec3 point = plane->point, normal = plane->normal;
+      if (!(p.radius[i] - (p.position[i] - point).dot(normal) > 0)) return;
+    }
+    collide_one(i, w);
+  };
+  auto listed = [&](std::size_t i, std::uint16_t w) {
+    const PlaneShape& plane = plane_snapshot_[w];  // bitwise the wall's shape (static_planes_unchanged)
+    if (!(p.radius[i] - (p.position[i] - plane.point).dot(plane.normal) > 0)) return;
+    hits.clear();
+    collide(plane, p.position[i], p.radius[i], 0.0, hits);  // as collide_sphere, without the dispatch
+    keep_hits(i, w);
+  };
+  const std::size_t nu = unlisted_walls_.size();
+  if (nu == 0) {
+    // The particles next to a wall are scattered over the store: ask for their radius and position a
+    // few entries ahead (the loads would otherwise wait on memory one at a time).
+    constexpr std::size_t ahead = policy::wall_prefetch_ahead;
+    for (std::size_t e = begin; e < end; ++e) {
+      if (e + ahead < end) {
+        const std::uint32_t i = plane_particle_[e + ahead];
+        __builtin_prefetch(&p.radius[i]), __builtin_prefetch(&p.position[i]);
       }
-    } else {
-      for (std::size_t i = begin; i < end; ++i) {  // the two wall lists merged by wall index
-        std::uint32_t e = plane_offset_[i];
-        const std::uint32_t e_end = plane_offset_[i + 1];
-        std::size_t u = 0;
-        while (e < e_end || u < nu) {
-          if (u < nu && (e == e_end || unlisted_walls_[u] < plane_wall_[e]))
-            unlisted(i, unlisted_walls_[u++]);
-          else
-            listed(i, plane_wall_[e++]);
-        }
+      listed(plane_particle_[e], plane_wall_[e]);
+    }
+  } else {
+    for (std::size_t i = begin; i < end; ++i) {  // the two wall lists merged by wall index
+      std::uint32_t e = plane_offset_[i];
+      const std::uint32_t e_end = plane_offset_[i + 1];
+      std::size_t u = 0;
+      while (e < e_end || u < nu) {
+        if (u < nu && (e == e_end || unlisted_walls_[u] < plane_wall_[e]))
+          unlisted(i, unlisted_walls_[u++]);
+        else
+          listed(i, plane_wall_[e++]);
       }
     }
-    wall_chunk_sorted_[c] = in_order;
-  });
+  }
+  return in_order;
+}
+
+// Whether the chunks, each strictly increasing by key, follow one another in key order.
+bool ContactDetector::wall_chunks_in_key_order() const {
   bool in_order = true;
   const WallRecord* last = nullptr;
-  for (std::size_t ch = 0; ch < nchunks && in_order; ++ch) {
+  for (std::size_t ch = 0; ch < wall_found_.size() && in_order; ++ch) {
     in_order = wall_chunk_sorted_[ch];
     if (wall_found_[ch].empty()) continue;
     if (last && last->key >= wall_found_[ch].front().key) in_order = false;
     last = &wall_found_[ch].back();
   }
-  wall_segment_.clear();
-  wall_offset_.assign(1, 0);
-  wall_keys_unique_ = in_order;  // strictly increasing
-  if (in_order) {
-    for (const auto& f : wall_found_)
-      if (!f.empty()) {
-        wall_segment_.emplace_back(f);
-        wall_offset_.push_back(wall_offset_.back() + f.size());
-      }
-    return;
-  }
+  return in_order;
+}
+
+// Chunks already in key order: one segment per non-empty chunk, in place.
+void ContactDetector::segment_wall_chunks() {
+  for (const auto& f : wall_found_)
+    if (!f.empty()) {
+      wall_segment_.emplace_back(f);
+      wall_offset_.push_back(wall_offset_.back() + f.size());
+    }
+}
+
+// Otherwise: all records stably sorted by key into wall_sorted_, cut into segments of wall_chunk_size;
+// wall_keys_unique_ from the sorted keys.
+void ContactDetector::sort_wall_records() {
   wall_sorted_.clear();
   for (const auto& f : wall_found_) wall_sorted_.insert(wall_sorted_.end(), f.begin(), f.end());
   std::stable_sort(wall_sorted_.begin(), wall_sorted_.end(), [](const WallRecord& x, const WallRecord& y) { return x.key < y.key; });

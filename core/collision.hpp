@@ -157,7 +157,13 @@ class ContactDetector {
   void find_candidates(const ParticleStore& particles, const CollisionSettings& settings, const CellGrid& grid);
   void write_candidates(const ParticleStore& particles, std::vector<Contact>& contacts, std::size_t old_pairs,
                         std::vector<PairHistory>* pair_history, bool pair_history_current);
+  // The wall contact search and its stages (collision.cpp).
   void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
+  bool scan_wall_chunk(const ParticleStore& particles, const std::vector<Wall>& walls, std::size_t begin,
+                       std::size_t end, std::vector<WallRecord>& out) const;
+  bool wall_chunks_in_key_order() const;
+  void segment_wall_chunks();
+  void sort_wall_records();
   void write_wall_contacts(std::vector<Contact>& contacts,
                            std::span<const Contact> old_tail, bool tail_in_place);
   bool needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const;

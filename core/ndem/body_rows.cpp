@@ -27,6 +27,15 @@ class BodiesView final : public PgsVelocities {
 
 using ndem_rows::project_disk;
 
+// ra x d rounded as the former single setup function computed it: GCC contracts each component
+// a*b - c*e into one fused multiply-add (x86-64-v3), and which product it fuses depends on the code
+// around it (there: x and y fused the second product, z the first). Spelled out so that splitting
+// setup into stages keeps the rows bit for bit.
+Vec3 lever_cross(const Vec3& r, const Vec3& d) {
+  return Vec3(std::fma(-r.z(), d.y(), r.y() * d.z()), std::fma(-r.x(), d.z(), r.z() * d.x()),
+              std::fma(r.x(), d.y(), -(r.y() * d.x())));
+}
+
 }  // namespace
 
 bool NdemBodyRows::claims(const Contact& c) const {
@@ -72,7 +81,8 @@ double NdemBodyRows::row_mass(const Row& r, int k) const {
 // ---------------------------------------------------------------------------------------------------
 // setup: body inverse masses (with joint locks), rows of every touching routed contact, motor rows.
 // Reads world (bodies, particles, walls, materials, contacts), settings; writes this object only
-// (and projects a prismatic body's velocity on its axis).
+// (and projects a prismatic body's velocity on its axis). Stages: compliance constants, bodies and
+// motors, then per claimed touching contact its sides, Jacobians, wall bias and contact law.
 void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& pb) {
   rows_.clear();
   motors_.clear();
@@ -85,6 +95,30 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
   if (nb == 0) return;
   if (world.collision.any_periodic()) throw InputError("ndem: rigid bodies in a periodic domain are not supported (collision.periodic)");
   resolve_members(world);
+  set_compliance(S);
+  setup_bodies(world, S.time_step);
+  wall_body_ = wall_bodies(world);
+  particle_body_ = &world.particles.body;
+  rolling_ = false;
+
+  const std::vector<Contact>& contacts = world.contacts();
+  for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
+    const Contact& c = contacts[ci];
+    if (!(c.overlap > 0) || !claims(c)) continue;
+    Row r;
+    r.contact = std::uint32_t(ci);
+    Vec3 ra = Vec3::Zero(), rb = Vec3::Zero();
+    set_sides(world, pb, c, r, ra, rb);
+    set_jacobians(pb, c, ra, rb, r);
+    // Kinematic wall side: its known motion enters as bias (as NdemStepper::setup).
+    if (c.is_wall() && r.b.kind == kinematic) set_wall_bias(world.walls[std::size_t(c.wall_index())], c.point, r);
+    set_contact_law(world, S, c, r);
+    rows_.push_back(r);
+  }
+}
+
+// dt, e_H, Sigma_t, Sigma_r and Upsilon of this step (the constants every row shares).
+void NdemBodyRows::set_compliance(const NdemSettings& S) {
   const double dt = S.time_step;
   dt_ = dt;
   e_h_ = S.hertz_exponent();
@@ -92,7 +126,12 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
   sigma_r_ = S.gamma_r / dt;
   const double tau = std::max(S.n_s * dt, S.damping_time / e_h_);
   upsilon_ = 1.0 / (1.0 + 4.0 * tau / dt);
-  for (std::size_t k = 0; k < nb; ++k) {
+}
+
+// Per body: validates it, projects a prismatic body's velocity on its axis (no spin), copies its
+// velocities, inverse mass matrix and world inverse inertia, and adds the row of a velocity motor.
+void NdemBodyRows::setup_bodies(World& world, double dt) {
+  for (std::size_t k = 0; k < world.bodies.size(); ++k) {
     RigidBody& B = world.bodies[k];
     validate(B, k);
     if (B.joint == BodyJoint::prismatic) {
@@ -113,115 +152,121 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
       motors_.push_back(m);
     }
   }
-  wall_body_ = wall_bodies(world);
-  const ParticleStore& P = world.particles;
-  particle_body_ = &P.body;
-  rolling_ = false;
+}
 
-  const std::vector<Contact>& contacts = world.contacts();
-  for (std::size_t ci = 0; ci < contacts.size(); ++ci) {
-    const Contact& c = contacts[ci];
-    if (!(c.overlap > 0) || !claims(c)) continue;
-    Row r;
-    r.contact = std::uint32_t(ci);
-    const bool wall = c.is_wall();
-    // Sides and lever arms (from the body's centre of mass for members and attached walls).
-    Vec3 ra = Vec3::Zero(), rb = Vec3::Zero();
-    const std::int32_t ba = P.body[std::size_t(c.a)];
-    if (ba >= 0) {
-      r.a = {body, ba};
-      ra = c.point - world.bodies[std::size_t(ba)].position;
-    } else if (pb.inv_mass[std::size_t(c.a)] > 0) {
-      r.a = {particle, c.a};
-      ra = c.point - P.position[std::size_t(c.a)];
+// Sides of the row and their lever arms ra, rb (from the body's centre of mass for members and
+// attached walls, from the particle's centre for a free particle); a side that cannot move stays
+// kinematic with a zero arm.
+void NdemBodyRows::set_sides(const World& world, const NdemBodies& pb, const Contact& c, Row& r, Vec3& ra, Vec3& rb) const {
+  const ParticleStore& P = world.particles;
+  const std::int32_t ba = P.body[std::size_t(c.a)];
+  if (ba >= 0) {
+    r.a = {body, ba};
+    ra = c.point - world.bodies[std::size_t(ba)].position;
+  } else if (pb.inv_mass[std::size_t(c.a)] > 0) {
+    r.a = {particle, c.a};
+    ra = c.point - P.position[std::size_t(c.a)];
+  }
+  if (!c.is_wall()) {
+    const std::size_t b = std::size_t(c.b);
+    const Vec3 rb_centre = (P.radius[b] - 0.5 * c.overlap) * c.normal;  // p - x_b (as the sphere rows)
+    if (P.body[b] >= 0) {
+      r.b = {body, P.body[b]};
+      rb = rb_centre + (P.position[b] - world.bodies[std::size_t(P.body[b])].position);
+    } else if (pb.inv_mass[b] > 0) {
+      r.b = {particle, c.b};
+      rb = rb_centre;
     }
-    if (!wall) {
-      const std::size_t b = std::size_t(c.b);
-      const Vec3 rb_centre = (P.radius[b] - 0.5 * c.overlap) * c.normal;  // p - x_b (as the sphere rows)
-      if (P.body[b] >= 0) {
-        r.b = {body, P.body[b]};
-        rb = rb_centre + (P.position[b] - world.bodies[std::size_t(P.body[b])].position);
-      } else if (pb.inv_mass[b] > 0) {
-        r.b = {particle, c.b};
-        rb = rb_centre;
-      }
-    } else if (wall_body_[std::size_t(c.wall_index())] >= 0) {
-      const std::int32_t k = wall_body_[std::size_t(c.wall_index())];
-      r.b = {body, k};
-      rb = c.point - world.bodies[std::size_t(k)].position;
+  } else if (wall_body_[std::size_t(c.wall_index())] >= 0) {
+    const std::int32_t k = wall_body_[std::size_t(c.wall_index())];
+    r.b = {body, k};
+    rb = c.point - world.bodies[std::size_t(k)].position;
+  }
+}
+
+// Frame (n, t1 from the carried tangent re-projected on the tangent plane, t2 = n x t1), the six
+// Jacobians G (rows n, t1, t2 linear; t1, t2, n angular) and M^-1 G^T on each side.
+void NdemBodyRows::set_jacobians(const NdemBodies& pb, const Contact& c, const Vec3& ra, const Vec3& rb, Row& r) const {
+  const Vec3 n = c.normal;
+  Vec3 t1 = c.tangent - c.tangent.dot(n) * n;
+  t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
+  const Vec3 t2 = n.cross(t1);
+  r.n = n;
+  r.t1 = t1;
+  r.t2 = t2;
+  const Vec3 dirs[6] = {n, t1, t2, t1, t2, n};
+  for (int k = 0; k < 6; ++k) {
+    const Vec3& d = dirs[k];
+    if (k < 3) {
+      r.ja_l[k] = d;
+      r.ja_a[k] = lever_cross(ra, d);
+      r.jb_l[k] = -d;
+      r.jb_a[k] = -rb.cross(d);
+    } else {
+      r.ja_l[k].setZero();
+      r.ja_a[k] = d;
+      r.jb_l[k].setZero();
+      r.jb_a[k] = -d;
     }
-    const Vec3 n = c.normal;
-    Vec3 t1 = c.tangent - c.tangent.dot(n) * n;
-    t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
-    const Vec3 t2 = n.cross(t1);
-    r.n = n;
-    r.t1 = t1;
-    r.t2 = t2;
-    const Vec3 dirs[6] = {n, t1, t2, t1, t2, n};
-    for (int k = 0; k < 6; ++k) {
-      const Vec3& d = dirs[k];
-      if (k < 3) {
-        r.ja_l[k] = d;
-        r.ja_a[k] = ra.cross(d);
-        r.jb_l[k] = -d;
-        r.jb_a[k] = -rb.cross(d);
-      } else {
-        r.ja_l[k].setZero();
-        r.ja_a[k] = d;
-        r.jb_l[k].setZero();
-        r.jb_a[k] = -d;
-      }
-      auto mj = [&](const Side& s, const Vec3& jl, const Vec3& ja, Vec3& ml, Vec3& ma) {
-        if (s.kind == body) {
-          ml = body_inv_mass_[std::size_t(s.index)] * jl;
-          ma = body_inv_inertia_[std::size_t(s.index)] * ja;
-        } else if (s.kind == particle) {
-          ml = pb.inv_mass[std::size_t(s.index)] * jl;
-          ma = pb.inv_inertia[std::size_t(s.index)] * ja;
-        } else {
-          ml.setZero();
-          ma.setZero();
-        }
-      };
-      mj(r.a, r.ja_l[k], r.ja_a[k], r.ma_l[k], r.ma_a[k]);
-      mj(r.b, r.jb_l[k], r.jb_a[k], r.mb_l[k], r.mb_a[k]);
-    }
-    // Kinematic wall side: its known motion enters as bias (as NdemStepper::setup).
-    if (wall && r.b.kind == kinematic) {
-      const Wall& W = world.walls[std::size_t(c.wall_index())];
-      const Vec3 vw = W.velocity_at(c.point);
-      r.bias = {-n.dot(vw), -t1.dot(vw), -t2.dot(vw), -t1.dot(W.angular_velocity), -t2.dot(W.angular_velocity),
-                -n.dot(W.angular_velocity)};
-    }
-    // Material parameters, exactly as the sphere rows.
-    const int ia = int(P.material[std::size_t(c.a)]);
-    const int ib = int(wall ? world.walls[std::size_t(c.wall_index())].material : P.material[std::size_t(c.b)]);
-    const MaterialPair mp = mix(world.materials[ia], world.materials[ib], world.pair_overrides.find(ia, ib));
-    const double rstar = c.effective_radius;
-    const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
-    const double delta = c.overlap;
-    r.s = e_h_ == 1.0 ? 1.0 : e_h_ * std::pow(std::max(delta, S.overlap_floor_ratio * rstar), e_h_ - 1.0);
-    r.overlap = delta;
-    r.stiffness = kn;
-    r.sigma_n = 4.0 * (e_h_ / kn) * upsilon_ / (dt * dt);
-    r.mu = mp.friction;
-    r.mu_roll = mp.rolling_friction * rstar;
-    r.mu_twist = mp.twisting_factor * mp.friction * rstar;
-    if (r.mu_roll > 0 || r.mu_twist > 0) rolling_ = true;
-    r.restitution = mp.restitution;
-    const double d = wall ? 2.0 * P.radius[std::size_t(c.a)] : P.radius[std::size_t(c.a)] + P.radius[std::size_t(c.b)];
-    r.impact_speed = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * d / dt;
-    const double k0 = row_mass(r, 0);
-    r.inv_diag[0] = 1.0 / (r.s * r.s * k0 + r.sigma_n);
-    r.inv_diag_impact[0] = k0 > 0 ? 1.0 / k0 : 0.0;
-    if (r.sigma_n < 1e-13 * r.s * r.s * k0)
-      throw InputError(fmt::format("ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} of a rigid-body "
-                                   "contact (regularisation lost in rounding, 000 line 681); reduce the time step", dt, kn));
-    for (int k = 1; k < 6; ++k) {
-      const double sig = k < 3 ? sigma_t_ : sigma_r_;
-      r.inv_diag[k] = r.inv_diag_impact[k] = 1.0 / (row_mass(r, k) + sig);
-    }
-    rows_.push_back(r);
+    inv_mass_times(pb, r.a, r.ja_l[k], r.ja_a[k], r.ma_l[k], r.ma_a[k]);
+    inv_mass_times(pb, r.b, r.jb_l[k], r.jb_a[k], r.mb_l[k], r.mb_a[k]);
+  }
+}
+
+// (ml, ma) = M^-1 (jl, ja) of side s: zero on a kinematic side.
+void NdemBodyRows::inv_mass_times(const NdemBodies& pb, const Side& s, const Vec3& jl, const Vec3& ja, Vec3& ml,
+                                  Vec3& ma) const {
+  if (s.kind == body) {
+    ml = body_inv_mass_[std::size_t(s.index)] * jl;
+    ma = body_inv_inertia_[std::size_t(s.index)] * ja;
+  } else if (s.kind == particle) {
+    ml = pb.inv_mass[std::size_t(s.index)] * jl;
+    ma = pb.inv_inertia[std::size_t(s.index)] * ja;
+  } else {
+    ml.setZero();
+    ma.setZero();
+  }
+}
+
+// bias = -G_b (v_wall, w_wall) of a static or moving wall on side b (the frame must be set).
+void NdemBodyRows::set_wall_bias(const Wall& W, const Vec3& point, Row& r) {
+  const Vec3 vw = W.velocity_at(point);
+  r.bias = {-r.n.dot(vw), -r.t1.dot(vw), -r.t2.dot(vw), -r.t1.dot(W.angular_velocity), -r.t2.dot(W.angular_velocity),
+            -r.n.dot(W.angular_velocity)};
+}
+
+// Material parameters, exactly as the sphere rows: s, k_n, Sigma_n, friction bounds, restitution,
+// impact speed; then the diagonals D^-1 (Jacobians must be set). Throws when Sigma_n is lost in rounding.
+void NdemBodyRows::set_contact_law(const World& world, const NdemSettings& S, const Contact& c, Row& r) {
+  const ParticleStore& P = world.particles;
+  const double dt = dt_;
+  const bool wall = c.is_wall();
+  const int ia = int(P.material[std::size_t(c.a)]);
+  const int ib = int(wall ? world.walls[std::size_t(c.wall_index())].material : P.material[std::size_t(c.b)]);
+  const MaterialPair mp = mix(world.materials[ia], world.materials[ib], world.pair_overrides.find(ia, ib));
+  const double rstar = c.effective_radius;
+  const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
+  const double delta = c.overlap;
+  r.s = e_h_ == 1.0 ? 1.0 : e_h_ * std::pow(std::max(delta, S.overlap_floor_ratio * rstar), e_h_ - 1.0);
+  r.overlap = delta;
+  r.stiffness = kn;
+  r.sigma_n = 4.0 * (e_h_ / kn) * upsilon_ / (dt * dt);
+  r.mu = mp.friction;
+  r.mu_roll = mp.rolling_friction * rstar;
+  r.mu_twist = mp.twisting_factor * mp.friction * rstar;
+  if (r.mu_roll > 0 || r.mu_twist > 0) rolling_ = true;
+  r.restitution = mp.restitution;
+  const double d = wall ? 2.0 * P.radius[std::size_t(c.a)] : P.radius[std::size_t(c.a)] + P.radius[std::size_t(c.b)];
+  r.impact_speed = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * d / dt;
+  const double k0 = row_mass(r, 0);
+  r.inv_diag[0] = 1.0 / (r.s * r.s * k0 + r.sigma_n);
+  r.inv_diag_impact[0] = k0 > 0 ? 1.0 / k0 : 0.0;
+  if (r.sigma_n < 1e-13 * r.s * r.s * k0)
+    throw InputError(fmt::format("ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} of a rigid-body "
+                                 "contact (regularisation lost in rounding, 000 line 681); reduce the time step", dt, kn));
+  for (int k = 1; k < 6; ++k) {
+    const double sig = k < 3 ? sigma_t_ : sigma_r_;
+    r.inv_diag[k] = r.inv_diag_impact[k] = 1.0 / (row_mass(r, k) + sig);
   }
 }
 

@@ -95,6 +95,15 @@ class NdemBodyRows final : public PgsExtraRows {
   static void row_apply(const Row& r, Refs& x, int k, double dl);
   double row_mass(const Row& r, int k) const;
 
+  // setup() stages (body_rows.cpp).
+  void set_compliance(const NdemSettings& settings);
+  void setup_bodies(World& world, double dt);
+  void set_sides(const World& world, const NdemBodies& particles, const Contact& c, Row& r, Vec3& ra, Vec3& rb) const;
+  void set_jacobians(const NdemBodies& particles, const Contact& c, const Vec3& ra, const Vec3& rb, Row& r) const;
+  void inv_mass_times(const NdemBodies& particles, const Side& s, const Vec3& jl, const Vec3& ja, Vec3& ml, Vec3& ma) const;
+  static void set_wall_bias(const Wall& wall, const Vec3& point, Row& r);
+  void set_contact_law(const World& world, const NdemSettings& settings, const Contact& c, Row& r);
+
   std::vector<Row> rows_;
   std::vector<Motor> motors_;
   std::vector<Vec3> body_v_, body_w_;

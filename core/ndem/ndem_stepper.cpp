@@ -98,6 +98,73 @@ NdemStepper::NdemStepper(NdemSettings settings)
 }
 
 // ---------------------------------------------------------------------------------------------------
+// setup stages (free functions: the stepper's state passes in explicitly).
+namespace {
+
+// Materials valid, and the external loads (if any) one per particle; throws InputError otherwise.
+void check_setup_inputs(const World& world, const std::vector<Vec3>& external_force,
+                        const std::vector<Vec3>& external_torque) {
+  for (const Material& m : world.materials) m.validate();  // mu < 0, e outside [0, 1], ... -> InputError
+  const std::size_t np = world.particles.size();
+  if (!external_force.empty() && external_force.size() != np)
+    throw InputError(fmt::format("ndem: external_force has {} entries for {} particles", external_force.size(), np));
+  if (!external_torque.empty() && external_torque.size() != np)
+    throw InputError(fmt::format("ndem: external_torque has {} entries for {} particles", external_torque.size(), np));
+}
+
+// Active contacts of the sphere rows: touching (overlap > 0), not a rigid-body contact, at least one
+// movable body. Indices into contacts, in contact order.
+std::vector<std::uint32_t> active_sphere_contacts(const std::vector<Contact>& contacts, const ParticleStore& P,
+                                                  const NdemBodyRows& body_rows) {
+  std::vector<std::uint32_t> active;
+  active.reserve(contacts.size());
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    const Contact& c = contacts[k];
+    if (!(c.overlap > 0) || body_rows.claims(c)) continue;
+    const bool a_moves = P.inv_mass[c.a] > 0;
+    const bool b_moves = !c.is_wall() && P.inv_mass[c.b] > 0;
+    if (a_moves || b_moves) active.push_back(std::uint32_t(k));
+  }
+  return active;
+}
+
+// D^-1 of every row: 1 / (s^2 G M^-1 G^T + Sigma_n) for the normal row, 1 / (G M^-1 G^T + Sigma) for the
+// others. Throws when Sigma_n is lost in rounding against G M^-1 G^T (ill-posed regularisation, 000 l.681).
+void set_inverse_diagonals(NdemRows& R, const NdemBodies& bodies, double dt) {
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    const double k0 = ndem_row_mass(R, bodies, i, 0);
+    R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
+    if (R.sigma_n[i] < 1e-13 * R.scale[i] * R.scale[i] * k0)
+      throw InputError(fmt::format(
+          "ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} (Sigma_n / (G M^-1 G^T) = {:.2g} "
+          "< 1e-13: the regularisation is lost in rounding, 000 line 681); reduce the time step",
+          dt, R.stiffness[i], R.sigma_n[i] / (R.scale[i] * R.scale[i] * k0)));
+    for (int r = 1; r < 6; ++r)
+      R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
+  }
+}
+
+// The step's contact statistics: count, mean and maximum overlap / d, and with record_contact_statistics
+// the per-row overlap / d and impact speed.
+void record_setup_stats(NdemStepStats& stats, const NdemRows& R, const ParticleStore& P, double sum_ratio,
+                        double max_ratio, bool per_contact) {
+  stats = NdemStepStats{};
+  stats.contacts = R.size();
+  stats.mean_overlap_over_d = R.size() ? sum_ratio / double(R.size()) : 0.0;
+  stats.max_overlap_over_d = max_ratio;
+  if (per_contact) {
+    stats.contact_overlap_over_d.resize(R.size());
+    for (std::size_t i = 0; i < R.size(); ++i) {
+      const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
+      stats.contact_overlap_over_d[i] = R.overlap[i] / d;
+    }
+    stats.contact_impact_speed = R.impact_speed;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------
 // setup: rows of every touching contact. Reads world.contacts() (overlap, normal, point, R*, tangent),
 // particles, materials, walls; writes rows_ (all but lambda and q_n) and bodies_.
 // Equations: s = e_H delta^{e_H-1} (000 l.478, corrected Eq. 15 of Paper IV: derivative in delta);
@@ -119,14 +186,8 @@ PgsOptions NdemStepper::pgs_options() {
 void NdemStepper::setup(World& world) {
   const NdemSettings& S = settings_;
   const double dt = S.time_step;
-  const double eH = S.hertz_exponent();
-  for (const Material& m : world.materials) m.validate();  // mu < 0, e outside [0, 1], ... -> InputError
+  check_setup_inputs(world, external_force, external_torque);
   const ParticleStore& P = world.particles;
-  const std::size_t np = P.size();
-  if (!external_force.empty() && external_force.size() != np)
-    throw InputError(fmt::format("ndem: external_force has {} entries for {} particles", external_force.size(), np));
-  if (!external_torque.empty() && external_torque.size() != np)
-    throw InputError(fmt::format("ndem: external_torque has {} entries for {} particles", external_torque.size(), np));
 
   bodies_.v = P.velocity;
   bodies_.w = P.angular_velocity;
@@ -134,17 +195,8 @@ void NdemStepper::setup(World& world) {
   bodies_.inv_inertia = P.inv_inertia;
   body_rows_.setup(world, settings_, bodies_);  // rigid-body contacts go to body_rows_, not to the sphere rows
 
-  // Active contacts: touching (overlap > 0) and at least one movable body.
   const std::vector<Contact>& contacts = world.contacts();
-  std::vector<std::uint32_t> active;
-  active.reserve(contacts.size());
-  for (std::size_t k = 0; k < contacts.size(); ++k) {
-    const Contact& c = contacts[k];
-    if (!(c.overlap > 0) || body_rows_.claims(c)) continue;
-    const bool a_moves = P.inv_mass[c.a] > 0;
-    const bool b_moves = !c.is_wall() && P.inv_mass[c.b] > 0;
-    if (a_moves || b_moves) active.push_back(std::uint32_t(k));
-  }
+  const std::vector<std::uint32_t> active = active_sphere_contacts(contacts, P, body_rows_);
   NdemRows& R = rows_;
   R.resize(active.size());
   R.sigma_t = S.gamma_t / dt;
@@ -152,7 +204,10 @@ void NdemStepper::setup(World& world) {
   R.rolling = false;
   const double tau = S.relaxation_time();
   const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
-
+  // Row i of every active contact: frame, lever-arm cross products, contact law and wall bias. Kept in
+  // this function: GCC's FMA contraction of the cross products depends on the code around them (moved
+  // into a function of its own they round differently in the last bit), and the rows stay bit for bit.
+  const double eH = S.hertz_exponent();
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Contact& c = contacts[active[i]];
@@ -214,32 +269,10 @@ void NdemStepper::setup(World& world) {
     sum_ratio += delta / d;
     max_ratio = std::max(max_ratio, delta / d);
   }
-  for (std::size_t i = 0; i < R.size(); ++i) {
-    const double k0 = ndem_row_mass(R, bodies_, i, 0);
-    R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
-    // Ill-posed regularisation (000 l.681): Sigma_n lost in rounding against G M^-1 G^T.
-    if (R.sigma_n[i] < 1e-13 * R.scale[i] * R.scale[i] * k0)
-      throw InputError(fmt::format(
-          "ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} (Sigma_n / (G M^-1 G^T) = {:.2g} "
-          "< 1e-13: the regularisation is lost in rounding, 000 line 681); reduce the time step",
-          dt, R.stiffness[i], R.sigma_n[i] / (R.scale[i] * R.scale[i] * k0)));
-    for (int r = 1; r < 6; ++r)
-      R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies_, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
-  }
-  stats_ = NdemStepStats{};
-  stats_.contacts = R.size();
-  stats_.mean_overlap_over_d = R.size() ? sum_ratio / double(R.size()) : 0.0;
-  stats_.max_overlap_over_d = max_ratio;
-  if (S.record_contact_statistics) {
-    stats_.contact_overlap_over_d.resize(R.size());
-    for (std::size_t i = 0; i < R.size(); ++i) {
-      const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
-      stats_.contact_overlap_over_d[i] = R.overlap[i] / d;
-    }
-    stats_.contact_impact_speed = R.impact_speed;
-  }
+  set_inverse_diagonals(R, bodies_, dt);
+  record_setup_stats(stats_, R, P, sum_ratio, max_ratio, S.record_contact_statistics);
   if (S.parallel) {
-    colouring_.build(R, np, S.max_colours);
+    colouring_.build(R, P.size(), S.max_colours);
     stats_.colours = colouring_.colours_used;
     stats_.overflow = colouring_.overflow;
   }

@@ -316,6 +316,143 @@ void NdemReducer::capture(const World& world, const NdemBodies& free_plus, const
   stats_.seconds_merge += seconds_since(t0);
 }
 
+namespace {
+
+// Particles inside a sensor (one flag per particle; empty without sensors).
+std::vector<char> sensed_particles(const ReductionSettings& S, const ParticleStore& P) {
+  std::vector<char> sensed(S.sensors.empty() ? 0 : P.size(), 0);
+  for (std::size_t i = 0; i < sensed.size(); ++i)
+    for (const ReductionSensor& s : S.sensors)
+      if (sphere_in_sensor(s, P.position[i], P.radius[i])) sensed[i] = 1;
+  return sensed;
+}
+
+// Nodes of the merge graph: free dynamic particle i -> i, aggregate k -> n + k; others (fixed particles,
+// members of other bodies, particles in a sensor) none (-1).
+class MergeNodes {
+ public:
+  MergeNodes(const ParticleStore& P, const std::vector<char>& agg, std::vector<char> sensed)
+      : P_(P), agg_(agg), sensed_(std::move(sensed)), n_(P.size()) {}
+  std::int64_t operator()(std::size_t i) const {
+    const std::int32_t b = P_.body[i];
+    if (b < 0) return P_.inv_mass[i] > 0 && (sensed_.empty() || !sensed_[i]) ? std::int64_t(i) : -1;
+    return agg_[std::size_t(b)] ? std::int64_t(n_ + std::size_t(b)) : -1;
+  }
+
+ private:
+  const ParticleStore& P_;
+  const std::vector<char>& agg_;
+  std::vector<char> sensed_;
+  std::size_t n_;
+};
+
+// Touching contacts between two different nodes that pass the merge test, and per particle how many of
+// them it has.
+struct MergeEdges {
+  std::vector<std::pair<std::size_t, std::size_t>> eligible;
+  std::vector<int> resting;
+};
+
+// The merge graph's edges, in contact order: a contact is eligible when `resting(c)` (its motion) and
+// both nodes are `balanced(node)`, tested in that order (the balance is the costlier test).
+template <class Resting, class Balanced>
+MergeEdges eligible_edges(const World& world, const MergeNodes& node, Resting&& resting, Balanced&& balanced) {
+  MergeEdges e;
+  e.resting.assign(world.particles.size(), 0);
+  for (const Contact& c : world.contacts()) {
+    if (!(c.overlap > 0) || c.is_wall()) continue;  // walls never join (merge_with_walls: not implemented)
+    const std::int64_t na = node(std::size_t(c.a)), nbn = node(std::size_t(c.b));
+    if (na < 0 || nbn < 0 || na == nbn) continue;
+    if (!resting(c)) continue;
+    if (!balanced(std::size_t(na)) || !balanced(std::size_t(nbn))) continue;
+    e.eligible.emplace_back(std::size_t(na), std::size_t(nbn));
+    ++e.resting[std::size_t(c.a)];
+    ++e.resting[std::size_t(c.b)];
+  }
+  return e;
+}
+
+// Connected components of the eligible edges (a free particle joins only with min_contacts resting
+// contacts), listed by particle in order of their smallest particle, with the number of distinct nodes
+// in each (an aggregate alone is one node however many members it has).
+struct MergeComponents {
+  std::vector<std::vector<std::size_t>> particles;
+  std::vector<std::size_t> nodes;
+};
+MergeComponents merge_components(const MergeNodes& node, std::size_t n, std::size_t nb, const MergeEdges& e,
+                                 int min_contacts) {
+  DisjointSets sets(n + nb);
+  for (const auto& [a, b] : e.eligible) {
+    if ((a < n && e.resting[a] < min_contacts) || (b < n && e.resting[b] < min_contacts)) continue;
+    sets.unite(a, b);
+  }
+  MergeComponents out;
+  std::vector<std::int64_t> comp_of(n + nb, -1);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t nd = node(i);
+    if (nd < 0) continue;
+    const std::size_t r = sets.find(std::size_t(nd));
+    if (comp_of[r] < 0) {
+      comp_of[r] = std::int64_t(out.particles.size());
+      out.particles.emplace_back();
+      out.nodes.push_back(0);
+    }
+    out.particles[std::size_t(comp_of[r])].push_back(i);
+  }
+  std::vector<char> seen(n + nb, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t nd = node(i);
+    if (nd < 0 || seen[std::size_t(nd)]) continue;
+    seen[std::size_t(nd)] = 1;
+    ++out.nodes[std::size_t(comp_of[sets.find(std::size_t(nd))])];
+  }
+  return out;
+}
+
+// Components of two or more nodes merge: flags their aggregates in `release` (they are re-formed as part
+// of the new one) and returns the free particles that join.
+std::size_t flag_merging(const ParticleStore& P, const MergeComponents& comps, std::vector<char>& release) {
+  std::size_t joined = 0;
+  for (std::size_t k = 0; k < comps.particles.size(); ++k) {
+    if (comps.nodes[k] < 2) continue;
+    for (std::size_t i : comps.particles[k]) {
+      if (P.body[i] >= 0) release[std::size_t(P.body[i])] = 1;
+      else ++joined;
+    }
+  }
+  return joined;
+}
+
+}  // namespace
+
+// Merge test of one contact's motion on the captured velocities: within the merge bounds at v_{i+1}, and
+// the reconstructed acceleration |G (v_{i+1} - v_i)| / Dt within a_n, a_t.
+bool NdemReducer::resting_motion(const World& world, const Contact& c) const {
+  const ReductionSettings& S = settings_;
+  const ContactMotion m1 = contact_motion(world, c, v1_, w1_);
+  if (!within(m1, S.merge)) return false;
+  const ContactMotion m0 = contact_motion(world, c, v0_, w0_);
+  if (std::abs(m1.normal - m0.normal) > S.merge_normal_acceleration * dt_) return false;
+  if ((m1.tangential - m0.tangential).norm() > S.merge_tangential_acceleration * dt_) return false;
+  return true;
+}
+
+// Force balance ratio (Eq. 25) of merge node nd (< n: a free particle; n + k: aggregate k) over the step.
+double NdemReducer::node_balance_ratio(const World& world, std::size_t nd) const {
+  const ParticleStore& P = world.particles;
+  const std::size_t n = P.size();
+  if (nd < n) {
+    Vec3 f = P.mass[nd] * gravity_;
+    if (!external_.empty()) f += external_[nd];
+    return balance_ratio(P.mass[nd], v1_[nd] - v0_[nd], f);
+  }
+  const RigidBody& B = world.bodies[nd - n];
+  const Vec3 f = (B.gravity ? Vec3(B.mass * gravity_) : Vec3(Vec3::Zero())) + B.external_force;
+  return balance_ratio(B.mass, body_v1_[nd - n] - body_v0_[nd - n], f);
+}
+
+// Stages: merge-graph nodes, eligible resting contacts (motion, then force balance, memoised per node),
+// connected components, then the aggregates re-formed.
 void NdemReducer::merge(World& world) {
   const auto t0 = Clock::now();
   const ReductionSettings& S = settings_;
@@ -326,103 +463,32 @@ void NdemReducer::merge(World& world) {
   const std::size_t nb = world.bodies.size();
   // A particle inside a sensor stays free: the sensor split frees it at the start of the step and it moves
   // rigidly with its old neighbours through the solve, so without this it re-merges in the same step.
-  std::vector<char> sensed(S.sensors.empty() ? 0 : n, 0);
-  for (std::size_t i = 0; i < sensed.size(); ++i)
-    for (const ReductionSensor& s : S.sensors)
-      if (sphere_in_sensor(s, P.position[i], P.radius[i])) sensed[i] = 1;
-  // Nodes: free dynamic particle i -> i, aggregate k -> n + k; others (fixed, members of other bodies,
-  // particles in a sensor) none.
-  auto node = [&](std::size_t i) -> std::int64_t {
-    const std::int32_t b = P.body[i];
-    if (b < 0) return P.inv_mass[i] > 0 && (sensed.empty() || !sensed[i]) ? std::int64_t(i) : -1;
-    return agg[std::size_t(b)] ? std::int64_t(n + std::size_t(b)) : -1;
-  };
+  const MergeNodes node(P, agg, sensed_particles(S, P));
   // Force balance per node (Eq. 25; 0 = unknown, 1 = balanced, 2 = not).
   std::vector<char> balance(n + nb, 0);
   const bool test_balance = std::isfinite(S.merge_force_balance);
   auto balanced = [&](std::size_t nd) {
     if (!test_balance) return true;
-    if (!balance[nd]) {
-      double ratio;
-      if (nd < n) {
-        Vec3 f = P.mass[nd] * gravity_;
-        if (!external_.empty()) f += external_[nd];
-        ratio = balance_ratio(P.mass[nd], v1_[nd] - v0_[nd], f);
-      } else {
-        const RigidBody& B = world.bodies[nd - n];
-        const Vec3 f = (B.gravity ? Vec3(B.mass * gravity_) : Vec3(Vec3::Zero())) + B.external_force;
-        ratio = balance_ratio(B.mass, body_v1_[nd - n] - body_v0_[nd - n], f);
-      }
-      balance[nd] = ratio <= S.merge_force_balance ? 1 : 2;
-    }
+    if (!balance[nd]) balance[nd] = node_balance_ratio(world, nd) <= S.merge_force_balance ? 1 : 2;
     return balance[nd] == 1;
   };
-  std::vector<std::pair<std::size_t, std::size_t>> eligible;
-  std::vector<int> resting(n, 0);
-  for (const Contact& c : world.contacts()) {
-    if (!(c.overlap > 0) || c.is_wall()) continue;  // walls never join (merge_with_walls: not implemented)
-    const std::int64_t na = node(std::size_t(c.a)), nbn = node(std::size_t(c.b));
-    if (na < 0 || nbn < 0 || na == nbn) continue;
-    const ContactMotion m1 = contact_motion(world, c, v1_, w1_);
-    if (!within(m1, S.merge)) continue;
-    const ContactMotion m0 = contact_motion(world, c, v0_, w0_);
-    if (std::abs(m1.normal - m0.normal) > S.merge_normal_acceleration * dt_) continue;
-    if ((m1.tangential - m0.tangential).norm() > S.merge_tangential_acceleration * dt_) continue;
-    if (!balanced(std::size_t(na)) || !balanced(std::size_t(nbn))) continue;
-    eligible.emplace_back(std::size_t(na), std::size_t(nbn));
-    ++resting[std::size_t(c.a)];
-    ++resting[std::size_t(c.b)];
-  }
-  if (eligible.empty()) {
+  auto resting = [&](const Contact& c) { return resting_motion(world, c); };
+  const MergeEdges edges = eligible_edges(world, node, resting, balanced);
+  if (edges.eligible.empty()) {
     stats_.seconds_merge += seconds_since(t0);
     return;
   }
-  DisjointSets sets(n + nb);
-  for (const auto& [a, b] : eligible) {
-    // A free particle joins only with enough resting contacts (min_merge_contacts).
-    if ((a < n && resting[a] < S.min_merge_contacts) || (b < n && resting[b] < S.min_merge_contacts)) continue;
-    sets.unite(a, b);
-  }
-  // Components in order of their smallest particle; a component of two or more nodes becomes one aggregate.
-  std::vector<std::int64_t> comp_of(n + nb, -1);
-  std::vector<std::vector<std::size_t>> comps;
-  std::vector<std::size_t> nodes_in;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t nd = node(i);
-    if (nd < 0) continue;
-    const std::size_t r = sets.find(std::size_t(nd));
-    if (comp_of[r] < 0) {
-      comp_of[r] = std::int64_t(comps.size());
-      comps.emplace_back();
-      nodes_in.push_back(0);
-    }
-    comps[std::size_t(comp_of[r])].push_back(i);
-  }
-  // Count distinct nodes per component (an aggregate alone is one node however many members it has).
-  std::vector<char> seen(n + nb, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int64_t nd = node(i);
-    if (nd < 0 || seen[std::size_t(nd)]) continue;
-    seen[std::size_t(nd)] = 1;
-    ++nodes_in[std::size_t(comp_of[sets.find(std::size_t(nd))])];
-  }
+  const MergeComponents comps = merge_components(node, n, nb, edges, S.min_merge_contacts);
   std::vector<char> release(nb, 0);
-  std::size_t joined = 0;
-  for (std::size_t k = 0; k < comps.size(); ++k) {
-    if (nodes_in[k] < 2) continue;
-    for (std::size_t i : comps[k]) {
-      if (P.body[i] >= 0) release[std::size_t(P.body[i])] = 1;
-      else ++joined;
-    }
-  }
+  const std::size_t joined = flag_merging(P, comps, release);
   if (joined == 0 && std::find(release.begin(), release.end(), 1) == release.end()) {
     stats_.seconds_merge += seconds_since(t0);
     return;
   }
   const KeepCandidates keep(world);
   release_aggregates(world, release);
-  for (std::size_t k = 0; k < comps.size(); ++k)
-    if (nodes_in[k] >= 2) form_aggregate(world, comps[k], /*drive_members=*/true);
+  for (std::size_t k = 0; k < comps.particles.size(); ++k)
+    if (comps.nodes[k] >= 2) form_aggregate(world, comps.particles[k], /*drive_members=*/true);
   stats_.merged += joined;
   stats_.seconds_merge += seconds_since(t0);
 }

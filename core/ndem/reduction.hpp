@@ -81,6 +81,9 @@ class NdemReducer {
  private:
   /// |f_e + f_c| / (|f_e| + |f_c| + eps) of a node from its momentum change over the step.
   double balance_ratio(double mass, const Vec3& dv, const Vec3& f_ext) const;
+  // merge() stages that read the captured velocities (reduction.cpp).
+  bool resting_motion(const World& world, const Contact& c) const;
+  double node_balance_ratio(const World& world, std::size_t node) const;
 
   ReductionSettings settings_;
   double dt_;
