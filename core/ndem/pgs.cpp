@@ -539,6 +539,58 @@ inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& l
   return R.ca_n[c].norm() <= 1e-8 * std::abs(la) && R.cb_n[c].norm() <= 1e-8 * std::abs(lb);
 }
 
+// Appends contact c's packed record (a sphere record when X.kind[c]) with the stage's multipliers L,
+// omega D^{-1}, normal scale, right-hand side q and compliance sigma; returns whether it is a sphere record.
+template <int NR>
+bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
+                   const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
+                   PgsScratch<NR>& X) {
+  const double bnd[3] = {R.mu[c], R.mu_roll[c], R.mu_twist[c]};
+  if (X.kind[c]) {
+    SphereContact<NR>& C = X.sphere.emplace_back();
+    C.a = R.a[c];
+    C.b = R.b[c];
+    C.la = X.arms[c][0];
+    C.lb = X.arms[c][1];
+    C.s = scale;
+    C.q = q;
+    C.sigma = sigma;
+    for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
+    for (int r = 0; r < NR; ++r) {
+      C.oid[r] = omega * inv_diag[r][c];
+      C.lambda[r] = L[r][c];
+    }
+    C.n = R.n[c];
+    C.t1 = R.t1[c];
+    C.t2 = R.t2[c];
+    X.sphere_src.push_back(std::uint32_t(c));
+    return true;
+  }
+  GeneralContact<NR>& C = X.general.emplace_back();
+  C.a = R.a[c];
+  C.b = R.b[c];
+  C.s = scale;
+  C.q = q;
+  C.sigma = sigma;
+  for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
+  for (int r = 0; r < NR; ++r) {
+    C.bias[r] = R.bias[r][c];
+    C.oid[r] = omega * inv_diag[r][c];
+    C.lambda[r] = L[r][c];
+  }
+  C.n = R.n[c];
+  C.t1 = R.t1[c];
+  C.t2 = R.t2[c];
+  C.ca_n = R.ca_n[c];
+  C.ca_t1 = R.ca_t1[c];
+  C.ca_t2 = R.ca_t2[c];
+  C.cb_n = R.cb_n[c];
+  C.cb_t1 = R.cb_t1[c];
+  C.cb_t2 = R.cb_t2[c];
+  X.general_src.push_back(std::uint32_t(c));
+  return false;
+}
+
 // Packs rows (sweep order: `order`, or contact order when null) and bodies; `L`, `inv_diag`, `scale`
 // select the stage's arrays, `q(c)` / `sigma(c)` its normal right-hand side and compliance.
 template <int NR, class Q, class S>
@@ -557,51 +609,8 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   X.arms.resize(m);
   for (std::size_t c = 0; c < m; ++c)
     X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
-  auto add = [&](std::size_t c) -> bool {  // appends contact c's record; returns whether it is a sphere record
-    const double bnd[3] = {R.mu[c], R.mu_roll[c], R.mu_twist[c]};
-    if (X.kind[c]) {
-      SphereContact<NR>& C = X.sphere.emplace_back();
-      C.a = R.a[c];
-      C.b = R.b[c];
-      C.la = X.arms[c][0];
-      C.lb = X.arms[c][1];
-      C.s = scale[c];
-      C.q = q(c);
-      C.sigma = sigma(c);
-      for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
-      for (int r = 0; r < NR; ++r) {
-        C.oid[r] = omega * inv_diag[r][c];
-        C.lambda[r] = L[r][c];
-      }
-      C.n = R.n[c];
-      C.t1 = R.t1[c];
-      C.t2 = R.t2[c];
-      X.sphere_src.push_back(std::uint32_t(c));
-      return true;
-    }
-    GeneralContact<NR>& C = X.general.emplace_back();
-    C.a = R.a[c];
-    C.b = R.b[c];
-    C.s = scale[c];
-    C.q = q(c);
-    C.sigma = sigma(c);
-    for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
-    for (int r = 0; r < NR; ++r) {
-      C.bias[r] = R.bias[r][c];
-      C.oid[r] = omega * inv_diag[r][c];
-      C.lambda[r] = L[r][c];
-    }
-    C.n = R.n[c];
-    C.t1 = R.t1[c];
-    C.t2 = R.t2[c];
-    C.ca_n = R.ca_n[c];
-    C.ca_t1 = R.ca_t1[c];
-    C.ca_t2 = R.ca_t2[c];
-    C.cb_n = R.cb_n[c];
-    C.cb_t1 = R.cb_t1[c];
-    C.cb_t2 = R.cb_t2[c];
-    X.general_src.push_back(std::uint32_t(c));
-    return false;
+  auto add = [&](std::size_t c) {  // appends contact c's record; returns whether it is a sphere record
+    return append_record<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X);
   };
   // Appends the current tail of one record kind as chunks of at most `size` records.
   auto close_run = [&](bool sphere, std::size_t begin, std::size_t size, bool independent) {
@@ -681,6 +690,48 @@ class PackedVelocities final : public PgsVelocities {
   PgsBody* bodies_;
 };
 
+// One sweep over the packed records (X.bodies updated in place): in a fresh random permutation when
+// `slots` holds the records, otherwise the groups in order, the chunks of a colour in parallel (they
+// share no body, so in any order without races); partial sums are combined in chunk order
+// (deterministic for any thread count). Returns the sums |dlambda| / (omega D^{-1}) when `residual`.
+template <int NR>
+Accum sweep_packed(PgsScratch<NR>& X, const NdemRows& R, const PgsOptions& opt, bool residual, std::vector<RecordRef>& slots,
+                   std::vector<Accum>& partial) {
+  SphereContact<NR>* const Sd = X.sphere.data();
+  GeneralContact<NR>* const Gd = X.general.data();
+  PgsBody* const Bd = X.bodies.data();
+  auto run = [&](const SweepChunk& ch) {
+    const std::size_t cnt = ch.end - ch.begin;
+    if (ch.sphere && ch.independent && !residual && !opt.cone && !opt.reference_path) {
+      sphere_sweep_pairs<NR>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r);
+      return Accum{};
+    }
+    if (ch.sphere)
+      return residual ? sphere_sweep<NR, true>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
+                      : sphere_sweep<NR, false>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
+    return residual ? general_sweep<NR, true>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
+                    : general_sweep<NR, false>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
+  };
+  Accum a;
+  if (!slots.empty()) {
+    shuffle_records(slots, *opt.shuffle);
+    for (const RecordRef& ref : slots) a += run(SweepChunk{ref.sphere, false, ref.index, ref.index + 1});
+    return a;
+  }
+  const SweepChunk* const chunks = X.chunks.data();
+  for (const SweepGroup& grp : X.groups) {
+    const std::size_t nch = grp.last - grp.first;
+    partial.assign(nch, Accum{});
+    if (grp.serial || nch == 1 || opt.reference_path) {
+      for (std::size_t i = 0; i < nch; ++i) partial[i] = run(chunks[grp.first + i]);
+    } else {
+      tbb::parallel_for(std::size_t(0), nch, [&](std::size_t i) { partial[i] = run(chunks[grp.first + i]); });
+    }
+    for (const Accum& p : partial) a += p;
+  }
+  return a;
+}
+
 template <int NR, class Q, class S>
 PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vector<double>, 6>& L,
                          const std::array<std::vector<double>, 6>& inv_diag, const std::vector<double>& scale,
@@ -710,53 +761,17 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
-  // Plain pointers for the lambdas: a thread_local named inside a lambda run by a TBB worker would be
-  // the WORKER's (empty) instance.
-  SphereContact<NR>* const Sd = X.sphere.data();
-  GeneralContact<NR>* const Gd = X.general.data();
-  const SweepChunk* const chunks = X.chunks.data();
-  PgsBody* const Bd = X.bodies.data();
-  std::vector<Accum> partial;
-  PackedVelocities packed_velocities(Bd);
+  PackedVelocities packed_velocities(X.bodies.data());
   // Random order (serial sweep only): the records one by one, in a fresh permutation per iteration.
-  const bool shuffled = opt.shuffle && !opt.colouring;
   std::vector<RecordRef> slots;
-  if (shuffled)
+  if (opt.shuffle && !opt.colouring)
     for (const SweepChunk& ch : X.chunks)
       for (std::size_t i = ch.begin; i < ch.end; ++i) slots.push_back({ch.sphere, i});
+  std::vector<Accum> partial;
   for (int k = 1; k <= opt.iterations; ++k) {
     // The residual is read for the tolerance test, the recorded history and the last iteration's result.
     const bool residual = opt.tolerance > 0 || opt.record_residuals || k == opt.iterations;
-    auto run = [&](const SweepChunk& ch) {
-      const std::size_t cnt = ch.end - ch.begin;
-      if (ch.sphere && ch.independent && !residual && !opt.cone && !opt.reference_path) {
-        sphere_sweep_pairs<NR>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r);
-        return Accum{};
-      }
-      if (ch.sphere)
-        return residual ? sphere_sweep<NR, true>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
-                        : sphere_sweep<NR, false>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
-      return residual ? general_sweep<NR, true>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
-                      : general_sweep<NR, false>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
-    };
-    // Groups in order; the chunks of a colour share no body, so they run in parallel, in any order,
-    // without races; partial sums are combined in chunk order (deterministic for any thread count).
-    Accum a;
-    if (shuffled) {
-      shuffle_records(slots, *opt.shuffle);
-      for (const RecordRef& ref : slots) a += run(SweepChunk{ref.sphere, false, ref.index, ref.index + 1});
-    }
-    for (const SweepGroup& grp : X.groups) {
-      if (shuffled) break;
-      const std::size_t nch = grp.last - grp.first;
-      partial.assign(nch, Accum{});
-      if (grp.serial || nch == 1 || opt.reference_path) {
-        for (std::size_t i = 0; i < nch; ++i) partial[i] = run(chunks[grp.first + i]);
-      } else {
-        tbb::parallel_for(std::size_t(0), nch, [&](std::size_t i) { partial[i] = run(chunks[grp.first + i]); });
-      }
-      for (const Accum& p : partial) a += p;
-    }
+    Accum a = sweep_packed<NR>(X, R, opt, residual, slots, partial);
     // The kernels sum |dlambda| / (omega D^{-1}); PgsExtraRows and the mean below use |dlambda| / D^{-1}.
     a.n *= opt.omega;
     a.t *= opt.omega;

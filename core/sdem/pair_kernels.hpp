@@ -249,6 +249,10 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
 
 /// Lane kernel body; `plain`: every lane movable and none a same-body pair (the flag masks are constants);
 /// `shared`: the constants are rows shared by species pairs (SdemCandidateConstants::row_of).
+/// One function of about 100 lines on purpose: it is pair_wrench (contact_law.hpp) written once in lanes,
+/// stage for stage in the same order (geometry, history reset, normal force, tangential spring and cone,
+/// write-back), so that the two can be read side by side and agree to rounding; its helpers above
+/// (transposed loads and stores, lane maths) are already separate.
 template <SdemNormalLaw law, bool plain, bool shared>
 [[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
                                                           const SdemCandidateConstants& kc, std::size_t k0, double dt,
