@@ -217,20 +217,27 @@ BOOST_AUTO_TEST_CASE(deterministic) {
   BOOST_TEST(std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0);
 }
 
+namespace {
+// Four layers of side x side pellets on the floor, 0.999 d apart in a layer with a jitter of 2 % of d,
+// layers `layer_spacing` d apart.
+void add_jittered_layers(World& w, int side, double layer_spacing, unsigned seed) {
+  const double d = pellet_d;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> jitter(-0.02 * d, 0.02 * d);
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < side; ++j)
+      for (int i = 0; i < side; ++i)
+        w.add_sphere(Vec3(i * 0.999 * d + jitter(rng), j * 0.999 * d + jitter(rng), (k + 0.5) * layer_spacing * d), d / 2, 0);
+}
+}  // namespace
+
 // Graph-coloured parallel PGS: bitwise the same state on 1 and 2 threads, and the same physics (a
 // resting packing carries its weight; colours keep no two contacts of a colour on one body).
 BOOST_AUTO_TEST_CASE(parallel_pgs_deterministic_across_threads) {
   auto run = [](int threads) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
-    Material m = pellet();
-    World w = floor_world(m);
-    const double d = pellet_d;
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<double> jitter(-0.02 * d, 0.02 * d);
-    for (int k = 0; k < 4; ++k)
-      for (int j = 0; j < 12; ++j)
-        for (int i = 0; i < 12; ++i)
-          w.add_sphere(Vec3(i * 0.999 * d + jitter(rng), j * 0.999 * d + jitter(rng), (k + 0.5) * 0.999 * d), d / 2, 0);
+    World w = floor_world(pellet());
+    add_jittered_layers(w, 12, 0.999, 11);
     NdemSettings s;
     s.parallel = true;
     s.iterations = 150;
@@ -260,13 +267,7 @@ BOOST_AUTO_TEST_CASE(parallel_pgs_matches_the_reference_path) {
       Material m = pellet();
       if (!rolling) m.rolling_friction = 0;
       World w = floor_world(m);
-      const double d = pellet_d;
-      std::mt19937 rng(5);
-      std::uniform_real_distribution<double> jitter(-0.02 * d, 0.02 * d);
-      for (int k = 0; k < 4; ++k)
-        for (int j = 0; j < 10; ++j)
-          for (int i = 0; i < 10; ++i)
-            w.add_sphere(Vec3(i * 0.999 * d + jitter(rng), j * 0.999 * d + jitter(rng), (k + 0.5) * 1.1 * d), d / 2, 0);
+      add_jittered_layers(w, 10, 1.1, 5);
       NdemSettings s;
       s.parallel = true;
       s.iterations = 60;
