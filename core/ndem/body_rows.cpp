@@ -1,5 +1,6 @@
 // NDEM rows of rigid-body contacts and prismatic motors; see body_rows.hpp for the formulation.
 #include "core/ndem/body_rows.hpp"
+#include "core/ndem/block_update.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -338,8 +339,27 @@ void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBod
 }
 
 // ---------------------------------------------------------------------------------------------------
-// sweep: one projected Gauss-Seidel pass over the rows (normal, friction pair, rolling pair, twist, in
-// the order of packed_sweep in pgs.cpp), then the motors. Impact stage: unscaled normal, no compliance,
+namespace {
+// A body row for ndem_rows::block_update: the separation rate of row k and an impulse on it through the
+// sweep's row_u / row_apply (a zero impulse is not applied).
+template <class U, class Apply>
+struct BodyRowState {
+  U& u_of;
+  Apply& apply;
+  template <int k>
+  double u() const {
+    return u_of(k);
+  }
+  template <int k>
+  void ap(double p) {
+    if (p != 0) apply(k, p);
+  }
+  void begin_rolling() {}
+};
+}  // namespace
+
+// sweep: one projected Gauss-Seidel pass over the rows (normal, friction pair, rolling pair, twist: the
+// block update of the sphere contacts, core/ndem/block_update.hpp), then the motors. Impact stage: unscaled normal, no compliance,
 // target -e u- for impacting rows and 0 (G_n v+ >= 0) for the others.
 PgsSweepSums NdemBodyRows::sweep(PgsVelocities& pv, bool impact, double omega, bool cone) {
   PgsSweepSums acc;
@@ -349,50 +369,25 @@ PgsSweepSums NdemBodyRows::sweep(PgsVelocities& pv, bool impact, double omega, b
     auto& L = impact ? r.impulse : r.lambda;
     const auto& D = impact ? r.inv_diag_impact : r.inv_diag;
     const double s = impact ? 1.0 : r.s;
-    {
-      const double q = impact ? (r.impacting ? -r.restitution * r.u_minus : 0.0) : r.q_n;
-      const double sigma = impact ? 0.0 : r.sigma_n;
-      const double u = s * row_u(r, x, 0);
-      const double old = L[0];
-      const double nl = std::max(0.0, old + omega * D[0] * (q - u - sigma * old));
-      const double dl = nl - old;
-      if (dl != 0) row_apply(r, x, 0, s * dl);
-      L[0] = nl;
-      if (D[0] > 0) acc.normal += std::abs(dl) / D[0];
-      ++acc.rows_normal;
-    }
-    const double fn = s * L[0];  // physical normal impulse
-    auto pair = [&](int k, double sigma, double bound) {
-      const double o1 = L[k], o2 = L[k + 1];
-      double xx = o1 + omega * D[k] * (-row_u(r, x, k) - sigma * o1);
-      if (!cone) {
-        xx = std::clamp(xx, -bound, bound);
-        if (xx != o1) row_apply(r, x, k, xx - o1);
-      }
-      double yy = o2 + omega * D[k + 1] * (-row_u(r, x, k + 1) - sigma * o2);
-      if (cone) {
-        project_disk(xx, yy, bound);
-        if (xx != o1) row_apply(r, x, k, xx - o1);
-      } else {
-        yy = std::clamp(yy, -bound, bound);
-      }
-      if (yy != o2) row_apply(r, x, k + 1, yy - o2);
-      L[k] = xx;
-      L[k + 1] = yy;
-      return std::abs(xx - o1) / D[k] + std::abs(yy - o2) / D[k + 1];
-    };
-    acc.friction += pair(1, sigma_t_, r.mu * fn);
+    const double q = impact ? (r.impacting ? -r.restitution * r.u_minus : 0.0) : r.q_n;
+    const double sigma = impact ? 0.0 : r.sigma_n;
+    auto u = [&](int k) { return row_u(r, x, k); };
+    auto apply = [&](int k, double p) { row_apply(r, x, k, p); };
+    BodyRowState<decltype(u), decltype(apply)> st{u, apply};
+    double oid[6];
+    for (int k = 0; k < nrows; ++k) oid[k] = omega * D[k];
+    const double bound[3] = {r.mu, r.mu_roll, r.mu_twist};
+    ndem_rows::Accum sums;
+    if (nrows == 6)
+      ndem_rows::block_update<6, true>(st, L.data(), oid, bound, s, q, sigma, sigma_t_, sigma_r_, cone, sums);
+    else
+      ndem_rows::block_update<3, true>(st, L.data(), oid, bound, s, q, sigma, sigma_t_, sigma_r_, cone, sums);
+    acc.normal += omega * sums.n;  // the kernel sums |dlambda| / (omega D^{-1})
+    acc.friction += omega * sums.t;
+    acc.rolling += omega * sums.r;
+    ++acc.rows_normal;
     acc.rows_friction += 2;
-    if (nrows == 6) {
-      acc.rolling += pair(3, sigma_r_, r.mu_roll * fn);
-      const double o = L[5];
-      const double bound = r.mu_twist * fn;
-      const double z = std::clamp(o + omega * D[5] * (-row_u(r, x, 5) - sigma_r_ * o), -bound, bound);
-      if (z != o) row_apply(r, x, 5, z - o);
-      L[5] = z;
-      acc.rolling += std::abs(z - o) / D[5];
-      acc.rows_rolling += 3;
-    }
+    if (nrows == 6) acc.rows_rolling += 3;
   }
   for (Motor& m : motors_) {
     Vec3& v = body_v_[std::size_t(m.body)];

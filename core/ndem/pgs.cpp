@@ -1,4 +1,5 @@
 #include "core/ndem/pgs.hpp"
+#include "core/ndem/block_update.hpp"
 #include "core/ndem/row_model.hpp"
 
 #include <algorithm>
@@ -93,17 +94,12 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
   return k;
 }
 
-using ndem_rows::project_pair;
+using ndem_rows::Accum;
+using ndem_rows::block_update;
+using ndem_rows::lane;
+using ndem_rows::lanes_of;
+using ndem_rows::V2;
 
-struct Accum {
-  double n = 0, t = 0, r = 0;
-  Accum& operator+=(const Accum& o) {
-    n += o.n;
-    t += o.t;
-    r += o.r;
-    return *this;
-  }
-};
 
 constexpr std::size_t pgs_chunk = policy::pgs_chunk;
 
@@ -161,77 +157,6 @@ struct GeneralContact {
   double bias[NR], oid[NR], lambda[NR];
   Vec3 n, t1, t2, ca_n, ca_t1, ca_t2, cb_n, cb_t1, cb_t2;
 };
-
-// Value types of the block update: one contact (double) or two contacts of one colour in the lanes of a
-// vector (V2: SSE2 is part of x86-64, so no -march is needed; GCC vector extensions). Each lane does the
-// same operations in the same order as the scalar code, so a lane's result is bitwise the scalar one
-// whenever the compiler contracts both to FMA alike (or not at all).
-typedef double V2 __attribute__((vector_size(16)));
-
-template <class T>
-constexpr int lanes_of = std::is_same_v<T, double> ? 1 : int(sizeof(T) / sizeof(double));
-
-inline double clamp_row(double x, double lo, double hi) { return std::clamp(x, lo, hi); }
-inline V2 clamp_row(V2 x, V2 lo, V2 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
-inline double lane(double x, int) { return x; }
-inline double lane(V2 x, int j) { return x[j]; }
-inline double max0(double x) { return std::max(0.0, x); }
-inline V2 max0(V2 x) {  // std::max(0.0, x) per lane
-  const V2 z{0.0, 0.0};
-  return z < x ? x : z;
-}
-
-// Block update of one contact's rows (normal, friction pair, rolling pair, twist) on a contact state `st`
-// that provides the unscaled separation rate of row r (u<r>()) and applies an impulse on it (ap<r>(P)).
-// Row update: lambda <- proj(lambda + omega D^{-1} (q - u - Sigma lambda)) (000 Algorithm 1, l.1494);
-// friction and rolling bounds from the physical normal impulse s lambda_n (000 l.799, 1572, 1616).
-// Box: row by row; cone/disk (one contact at a time only): both rows of a pair from the same state,
-// then a joint projection. Residual (one contact at a time only) sums |dlambda| / (omega D^{-1}); the
-// caller multiplies by omega. T: double, or V2 for two contacts at once.
-template <int NR, bool Residual, class State, class T>
-[[gnu::always_inline]] inline void block_update(State& st, T* lam, const T* oid, const T* bound, T s, T q, T sigma,
-                                                T sigma_t, T sigma_r, bool cone, Accum& acc) {
-  static_assert(!Residual || lanes_of<T> == 1);
-  {
-    const T old = lam[0];
-    const T nl = max0(old + oid[0] * (q - s * st.template u<0>() - sigma * old));
-    const T dl = nl - old;
-    st.template ap<0>(s * dl);
-    lam[0] = nl;
-    if constexpr (Residual) acc.n += std::abs(dl) / oid[0];
-  }
-  const T fn = s * lam[0];  // physical normal impulse
-  auto pair = [&](auto r1c, T sig, T bnd, double& racc) {
-    constexpr int r1 = decltype(r1c)::value, r2 = r1 + 1;
-    const T o1 = lam[r1], o2 = lam[r2];
-    T x = o1 + oid[r1] * (-st.template u<r1>() - sig * o1);
-    T y;
-    if (lanes_of<T> == 1 && cone) {
-      y = o2 + oid[r2] * (-st.template u<r2>() - sig * o2);
-      if constexpr (lanes_of<T> == 1) project_pair(x, y, bnd, true);
-      st.template ap<r1>(x - o1);
-    } else {
-      x = clamp_row(x, -bnd, bnd);
-      st.template ap<r1>(x - o1);
-      y = clamp_row(o2 + oid[r2] * (-st.template u<r2>() - sig * o2), -bnd, bnd);
-    }
-    st.template ap<r2>(y - o2);
-    lam[r1] = x;
-    lam[r2] = y;
-    if constexpr (Residual) racc += std::abs(x - o1) / oid[r1] + std::abs(y - o2) / oid[r2];
-  };
-  pair(std::integral_constant<int, 1>{}, sigma_t, bound[0] * fn, acc.t);
-  if constexpr (NR == 6) {
-    st.begin_rolling();
-    pair(std::integral_constant<int, 3>{}, sigma_r, bound[1] * fn, acc.r);
-    const T o = lam[5];
-    const T b = bound[2] * fn;
-    const T z = clamp_row(o + oid[5] * (-st.template u<5>() - sigma_r * o), -b, b);
-    st.template ap<5>(z - o);
-    lam[5] = z;
-    if constexpr (Residual) acc.r += std::abs(z - o) / oid[5];
-  }
-}
 
 // Contact-local state of sphere records (see the comment above "PgsBody"), one per lane of T, from the
 // two bodies' values av, bv (v 0-2, w 3-5, 1/m 6, 1/I 7). The rolling components (t1.dw, t2.dw, n.dw
