@@ -27,7 +27,7 @@
 //      bounds move half way to the split of the last schedule's measured block times
 //      (core/sdem/region_bounds.hpp). The schedule orders the work; it does not change any result
 //   4. wall loads: Wall::force/torque = sum of the reactions, in contact order
-//   -> timers.forces (stages 2-5)
+//   -> timers.forces (stages 2-5; stages 2, 3 and 5 are SdemStepper::ForcePass, core/sdem/force_pass.hpp)
 //   5. integrate: v += dt (f/m + g(t)); x += dt v; w += dt tau/I; q <- normalize(q + dt/2 (0,w) q);
 //      fixed particles do not move; then rigid bodies (core/sdem/sdem_bodies.hpp) -> timers.integrate
 //   6. advance walls, wrap periodic positions, time += dt, step += 1
