@@ -67,8 +67,8 @@ class NdemStepper : public Stepper {
   const NdemRunGuards& guards() const { return guards_; }
   /// Switches the per-iteration residual record on or off from the next step (one solve of a long run).
   void set_record_residuals(bool on) { settings_.record_residuals = on; }
-  /// The plain reference path of the solver (PgsOptions::reference_path): colours one after another,
-  /// one contact at a time. Results are bitwise those of the fast path; for tests.
+  /// The plain reference path of the solver (PgsOptions::reference_path): the colours' chunks one after
+  /// another on one thread. Results are bitwise those of the parallel path; for tests.
   void set_reference_path(bool on) { reference_path_ = on; }
 
   /// Extra external force/torque per particle index (N, N m), applied every step in addition to

@@ -96,9 +96,6 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
 
 using ndem_rows::Accum;
 using ndem_rows::block_update;
-using ndem_rows::lane;
-using ndem_rows::lanes_of;
-using ndem_rows::V2;
 
 
 constexpr std::size_t pgs_chunk = policy::pgs_chunk;
@@ -158,69 +155,30 @@ struct GeneralContact {
   Vec3 n, t1, t2, ca_n, ca_t1, ca_t2, cb_n, cb_t1, cb_t2;
 };
 
-// Contact-local state of sphere records (see the comment above "PgsBody"), one per lane of T, from the
-// two bodies' values av, bv (v 0-2, w 3-5, 1/m 6, 1/I 7). The rolling components (t1.dw, t2.dw, n.dw
-// with the friction impulses' effect J P) are formed only when the rolling rows start, which keeps them
-// out of registers during the normal and friction rows.
-template <int NR, class T>
+// Contact-local state of a sphere record (see the comment above "PgsBody"). The rolling components
+// (t1.dw, t2.dw, n.dw with the friction impulses' effect J P) are formed only when the rolling rows start,
+// which keeps them out of registers during the normal and friction rows.
+template <int NR>
 struct SphereState {
-  const T* av;
-  const T* bv;
-  T n[3], t1[3], t2[3];  // contact frame
-  T la, lb;
-  T un, v1, v2, W1, W2;        // n.dv, t1.dv, t2.dv, t1.W, t2.W
-  T r1{}, r2{}, r3{};          // t1.dw, t2.dw, n.dw (rolling rows only)
-  T m, I, K{};
-  T P[6]{};                    // impulses applied per row (normal: scaled)
-  static T dot(const T* x, const T* y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
-  // The separation rates before any impulse, from the bodies, frame and lever arms.
-  void start() {
-    const T dv[3] = {av[0] - bv[0], av[1] - bv[1], av[2] - bv[2]};
-    const T W[3] = {la * av[3] + lb * bv[3], la * av[4] + lb * bv[4], la * av[5] + lb * bv[5]};
-    m = av[6] + bv[6];
-    I = la * la * av[7] + lb * lb * bv[7];
-    un = dot(n, dv);
-    v1 = dot(t1, dv);
-    v2 = dot(t2, dv);
-    W1 = dot(t1, W);
-    W2 = dot(t2, W);
-  }
+  const double* A;                       // body records as double[8]: v, w, 1/m, 1/I
+  const double* B;
+  const Vec3 *n, *t1, *t2;               // contact frame (in the record)
+  double la, lb;
+  double un, v1, v2, W1, W2;             // n.dv, t1.dv, t2.dv, t1.W, t2.W
+  double r1 = 0, r2 = 0, r3 = 0;         // t1.dw, t2.dw, n.dw (rolling rows only)
+  double m, I, K = 0;
+  double P[6] = {0, 0, 0, 0, 0, 0};      // impulses applied per row (normal: scaled)
   void begin_rolling() {
-    const T dw[3] = {av[3] - bv[3], av[4] - bv[4], av[5] - bv[5]};
-    const T J = la * av[7] - lb * bv[7];
-    K = av[7] + bv[7];
-    r1 = dot(t1, dw) + J * P[2];
-    r2 = dot(t2, dw) - J * P[1];
-    r3 = dot(n, dw);
-  }
-  // The bodies' velocities after the impulses P: out[0-5] v_a, w_a; out[6-11] v_b, w_b.
-  // v_a += F/m_a, v_b -= F/m_b, w_a += (l_a L + T)/I_a, w_b += (l_b L - T)/I_b.
-  void velocities_after(T* out) const {
-    T F[3], Lv[3];
-    for (int i = 0; i < 3; ++i) {
-      F[i] = P[0] * n[i] + P[1] * t1[i] + P[2] * t2[i];
-      Lv[i] = P[2] * t1[i] - P[1] * t2[i];
-    }
-    for (int i = 0; i < 3; ++i) {
-      out[i] = av[i] + av[6] * F[i];
-      out[6 + i] = bv[i] - bv[6] * F[i];
-    }
-    if constexpr (NR == 6) {
-      for (int i = 0; i < 3; ++i) {
-        const T Ti = P[3] * t1[i] + P[4] * t2[i] + P[5] * n[i];
-        out[3 + i] = av[3 + i] + av[7] * (la * Lv[i] + Ti);
-        out[9 + i] = bv[3 + i] + bv[7] * (lb * Lv[i] - Ti);
-      }
-    } else {
-      const T ia = av[7] * la, ib = bv[7] * lb;
-      for (int i = 0; i < 3; ++i) {
-        out[3 + i] = av[3 + i] + ia * Lv[i];
-        out[9 + i] = bv[3 + i] + ib * Lv[i];
-      }
-    }
+    const double dw[3] = {A[3] - B[3], A[4] - B[4], A[5] - B[5]};
+    const Vec3 &nn = *n, &e1 = *t1, &e2 = *t2;
+    const double J = la * A[7] - lb * B[7];
+    K = A[7] + B[7];
+    r1 = (e1[0] * dw[0] + e1[1] * dw[1] + e1[2] * dw[2]) + J * P[2];
+    r2 = (e2[0] * dw[0] + e2[1] * dw[1] + e2[2] * dw[2]) - J * P[1];
+    r3 = nn[0] * dw[0] + nn[1] * dw[1] + nn[2] * dw[2];
   }
   template <int r>
-  T u() const {
+  double u() const {
     if constexpr (r == 0) return un;
     else if constexpr (r == 1) return v1 - W2;
     else if constexpr (r == 2) return v2 + W1;
@@ -229,7 +187,7 @@ struct SphereState {
     else return r3;
   }
   template <int r>
-  void ap(T p) {
+  void ap(double p) {
     P[r] = p;
     if constexpr (r == 0) {
       un += m * p;
@@ -249,105 +207,209 @@ struct SphereState {
   }
 };
 
-// Lane j of a value of T holds field f of record C[j].
-template <class T, class Rec, class F>
-[[gnu::always_inline]] inline T lanes(Rec* const* C, F f) {
-  if constexpr (lanes_of<T> == 1) return f(*C[0]);
-  else return T{f(*C[0]), f(*C[1])};
-}
-
-// The rows of lanes_of<T> sphere records C (sharing no body when more than one): bodies loaded, block
-// update, velocities and multipliers written back.
-template <int NR, bool Residual, class T>
-[[gnu::always_inline]] inline void sphere_contacts(SphereContact<NR>* const* C, PgsBody* Bodies, T sig_t, T sig_r, bool cone,
-                                                   Accum& acc) {
-  constexpr int L = lanes_of<T>;
-  double* A[L];
-  double* B[L];
-  for (int j = 0; j < L; ++j) {
-    A[j] = Bodies[C[j]->a].v.data();
-    B[j] = Bodies[C[j]->b].v.data();
-  }
-  // One contact reads its bodies where they are (nothing is stored before the write-back); two load all
-  // values first, into the lanes.
-  T lanes_a[L == 1 ? 1 : 8], lanes_b[L == 1 ? 1 : 8];
-  const T* av = lanes_a;
-  const T* bv = lanes_b;
-  if constexpr (L == 1) {
-    av = A[0];
-    bv = B[0];
-  } else {
-    for (int i = 0; i < 8; ++i) {
-      lanes_a[i] = lanes<T>(A, [i](double& x) { return (&x)[i]; });
-      lanes_b[i] = lanes<T>(B, [i](double& x) { return (&x)[i]; });
-    }
-  }
-  using Rec = SphereContact<NR>;
-  SphereState<NR, T> st;
-  st.av = av;
-  st.bv = bv;
-  st.la = lanes<T>(C, [](const Rec& c) { return c.la; });
-  st.lb = lanes<T>(C, [](const Rec& c) { return c.lb; });
-  for (int i = 0; i < 3; ++i) {
-    st.n[i] = lanes<T>(C, [i](const Rec& c) { return c.n[i]; });
-    st.t1[i] = lanes<T>(C, [i](const Rec& c) { return c.t1[i]; });
-    st.t2[i] = lanes<T>(C, [i](const Rec& c) { return c.t2[i]; });
-  }
-  st.start();
-  // The multipliers and their constants: in the record for one contact, in lanes for two.
-  T lanes_lam[L == 1 ? 1 : NR], lanes_oid[L == 1 ? 1 : NR], lanes_bound[L == 1 ? 1 : 3];
-  T* lam = lanes_lam;
-  const T* oid = lanes_oid;
-  const T* bound = lanes_bound;
-  if constexpr (L == 1) {
-    lam = C[0]->lambda;
-    oid = C[0]->oid;
-    bound = C[0]->bound;
-  } else {
-    for (int r = 0; r < NR; ++r) {
-      lanes_lam[r] = lanes<T>(C, [r](const Rec& c) { return c.lambda[r]; });
-      lanes_oid[r] = lanes<T>(C, [r](const Rec& c) { return c.oid[r]; });
-    }
-    for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) lanes_bound[r] = lanes<T>(C, [r](const Rec& c) { return c.bound[r]; });
-  }
-  block_update<NR, Residual>(st, lam, oid, bound, lanes<T>(C, [](const Rec& c) { return c.s; }),
-                             lanes<T>(C, [](const Rec& c) { return c.q; }), lanes<T>(C, [](const Rec& c) { return c.sigma; }),
-                             sig_t, sig_r, cone, acc);
-  T out[12];
-  st.velocities_after(out);
-  for (int j = 0; j < L; ++j) {
-    for (int i = 0; i < 6; ++i) {
-      A[j][i] = lane(out[i], j);
-      B[j][i] = lane(out[6 + i], j);
-    }
-    if constexpr (L > 1)
-      for (int r = 0; r < NR; ++r) C[j]->lambda[r] = lane(lam[r], j);
-  }
-}
+// Plain scalar code (no Eigen expressions): GCC's inliner otherwise leaves some 3-vector updates as calls
+// in this loop depending on unrelated code around it.
+struct D3 {
+  double x, y, z;
+};
+inline D3 load3(const Vec3& v) { return {v[0], v[1], v[2]}; }
+inline double dot3(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
 template <int NR, bool Residual>
 Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
                    bool cone) {
   Accum acc;
   for (std::size_t k = 0; k < count; ++k) {
-    SphereContact<NR>* const C[1] = {Cs + k};
-    sphere_contacts<NR, Residual>(C, Bodies, sigma_t, sigma_r, cone, acc);
+    SphereContact<NR>& C = Cs[k];
+    double* const A = Bodies[C.a].v.data();  // v (0-2), w (3-5), 1/m (6), 1/I (7)
+    double* const B = Bodies[C.b].v.data();
+    const double la = C.la, lb = C.lb;
+    const D3 n = load3(C.n), t1 = load3(C.t1), t2 = load3(C.t2);
+    const D3 dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
+    const D3 W{la * A[3] + lb * B[3], la * A[4] + lb * B[4], la * A[5] + lb * B[5]};
+    SphereState<NR> st;
+    st.A = A;
+    st.B = B;
+    st.n = &C.n;
+    st.t1 = &C.t1;
+    st.t2 = &C.t2;
+    st.la = la;
+    st.lb = lb;
+    st.m = A[6] + B[6];
+    st.I = la * la * A[7] + lb * lb * B[7];
+    st.un = dot3(n, dv);
+    st.v1 = dot3(t1, dv);
+    st.v2 = dot3(t2, dv);
+    st.W1 = dot3(t1, W);
+    st.W2 = dot3(t2, W);
+    block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
+    const double pn = st.P[0], p1 = st.P[1], p2 = st.P[2];
+    const D3 F{pn * n.x + p1 * t1.x + p2 * t2.x, pn * n.y + p1 * t1.y + p2 * t2.y, pn * n.z + p1 * t1.z + p2 * t2.z};
+    const D3 L{p2 * t1.x - p1 * t2.x, p2 * t1.y - p1 * t2.y, p2 * t1.z - p1 * t2.z};
+    const double ma = A[6], mb = B[6];
+    A[0] += ma * F.x;
+    A[1] += ma * F.y;
+    A[2] += ma * F.z;
+    B[0] -= mb * F.x;
+    B[1] -= mb * F.y;
+    B[2] -= mb * F.z;
+    if constexpr (NR == 6) {
+      const double r1 = st.P[3], r2 = st.P[4], tw = st.P[5];
+      const D3 T{r1 * t1.x + r2 * t2.x + tw * n.x, r1 * t1.y + r2 * t2.y + tw * n.y, r1 * t1.z + r2 * t2.z + tw * n.z};
+      const double ia = A[7], ib = B[7];
+      A[3] += ia * (la * L.x + T.x);
+      A[4] += ia * (la * L.y + T.y);
+      A[5] += ia * (la * L.z + T.z);
+      B[3] += ib * (lb * L.x - T.x);
+      B[4] += ib * (lb * L.y - T.y);
+      B[5] += ib * (lb * L.z - T.z);
+    } else {
+      const double ia = A[7] * la, ib = B[7] * lb;
+      A[3] += ia * L.x;
+      A[4] += ia * L.y;
+      A[5] += ia * L.z;
+      B[3] += ib * L.x;
+      B[4] += ib * L.y;
+      B[5] += ib * L.z;
+    }
   }
   return acc;
 }
 
-// Two contacts of one colour at a time (they share no body), for sweeps without residual sums and with
-// the box friction law. Either way deterministic: which loop runs never depends on the thread count.
+// Two contacts of one colour at a time (SSE2 is part of x86-64, so no -march is needed), for sweeps
+// without residual sums and with the box friction law: the same operations as sphere_sweep +
+// block_update in the same order per lane, so without FMA the results are bitwise those of the scalar
+// loop (with -march=x86-64-v3 GCC contracts to FMA differently in the two loops: last bits differ).
+// Either way deterministic: which loop runs never depends on the thread count. Only for contacts that
+// share no body (a colour chunk). GCC vector extensions; lanes = 2 doubles.
+typedef double V2 __attribute__((vector_size(16)));
+
+inline V2 v2(double x0, double x1) { return V2{x0, x1}; }
+inline V2 vclamp(V2 x, V2 lo, V2 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
+inline V2 vmax0(V2 x) {                                                         // std::max(0.0, x) per lane
+  const V2 z{0.0, 0.0};
+  return z < x ? x : z;
+}
+
 template <int NR>
 void sphere_sweep_pairs(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
-  Accum unused;
   const V2 sig_t{sigma_t, sigma_t}, sig_r{sigma_r, sigma_r};
   for (std::size_t k = 0; k + 1 < count; k += 2) {
-    SphereContact<NR>* const C[2] = {Cs + k, Cs + k + 1};
-    sphere_contacts<NR, false>(C, Bodies, sig_t, sig_r, false, unused);
+    SphereContact<NR>& C0 = Cs[k];
+    SphereContact<NR>& C1 = Cs[k + 1];
+    double* const A0 = Bodies[C0.a].v.data();
+    double* const A1 = Bodies[C1.a].v.data();
+    double* const B0 = Bodies[C0.b].v.data();
+    double* const B1 = Bodies[C1.b].v.data();
+#define GL_R(field) v2(C0.field, C1.field)
+    V2 av[8], bv[8];  // all body values loaded first: the lambda stores below may alias them as far as
+    for (int i = 0; i < 8; ++i) {  // the compiler knows
+      av[i] = v2(A0[i], A1[i]);
+      bv[i] = v2(B0[i], B1[i]);
+    }
+#define GL_A(i) av[i]
+#define GL_B(i) bv[i]
+    const V2 la = GL_R(la), lb = GL_R(lb);
+    const V2 nx = GL_R(n[0]), ny = GL_R(n[1]), nz = GL_R(n[2]);
+    const V2 t1x = GL_R(t1[0]), t1y = GL_R(t1[1]), t1z = GL_R(t1[2]);
+    const V2 t2x = GL_R(t2[0]), t2y = GL_R(t2[1]), t2z = GL_R(t2[2]);
+    const V2 a6 = GL_A(6), a7 = GL_A(7), b6 = GL_B(6), b7 = GL_B(7);
+    V2 P3{0, 0}, P4{0, 0}, P5{0, 0};
+    V2 L[NR];
+    V2 P0, P1, P2;
+    {
+      const V2 dvx = GL_A(0) - GL_B(0), dvy = GL_A(1) - GL_B(1), dvz = GL_A(2) - GL_B(2);
+      const V2 Wx = la * GL_A(3) + lb * GL_B(3), Wy = la * GL_A(4) + lb * GL_B(4), Wz = la * GL_A(5) + lb * GL_B(5);
+      const V2 m = a6 + b6;
+      const V2 I = la * la * a7 + lb * lb * b7;
+      const V2 un = nx * dvx + ny * dvy + nz * dvz;
+      V2 v1 = t1x * dvx + t1y * dvy + t1z * dvz;
+      const V2 v2_ = t2x * dvx + t2y * dvy + t2z * dvz;
+      const V2 W1 = t1x * Wx + t1y * Wy + t1z * Wz;
+      V2 W2 = t2x * Wx + t2y * Wy + t2z * Wz;
+      // normal row
+      const V2 s = GL_R(s);
+      const V2 o0 = GL_R(lambda[0]);
+      const V2 nl = vmax0(o0 + GL_R(oid[0]) * (GL_R(q) - s * un - GL_R(sigma) * o0));
+      P0 = s * (nl - o0);
+      L[0] = nl;
+      const V2 fn = s * nl;
+      // friction pair, box: row by row
+      const V2 bnd = GL_R(bound[0]) * fn, nbnd = -bnd;
+      const V2 o1 = GL_R(lambda[1]), o2 = GL_R(lambda[2]);
+      const V2 x = vclamp(o1 + GL_R(oid[1]) * (-(v1 - W2) - sig_t * o1), nbnd, bnd);
+      P1 = x - o1;
+      v1 += m * P1;
+      W2 -= I * P1;
+      const V2 y = vclamp(o2 + GL_R(oid[2]) * (-(v2_ + W1) - sig_t * o2), nbnd, bnd);
+      P2 = y - o2;
+      L[1] = x;
+      L[2] = y;
+      if constexpr (NR == 6) {
+        const V2 dwx = GL_A(3) - GL_B(3), dwy = GL_A(4) - GL_B(4), dwz = GL_A(5) - GL_B(5);
+        const V2 J = la * a7 - lb * b7;
+        const V2 K = a7 + b7;
+        V2 r1 = (t1x * dwx + t1y * dwy + t1z * dwz) + J * P2;
+        const V2 r2 = (t2x * dwx + t2y * dwy + t2z * dwz) - J * P1;
+        const V2 r3 = nx * dwx + ny * dwy + nz * dwz;
+        const V2 rb = GL_R(bound[1]) * fn, nrb = -rb;
+        const V2 o3 = GL_R(lambda[3]), o4 = GL_R(lambda[4]), o5 = GL_R(lambda[5]);
+        const V2 xr = vclamp(o3 + GL_R(oid[3]) * (-r1 - sig_r * o3), nrb, rb);
+        P3 = xr - o3;
+        r1 += K * P3;
+        const V2 yr = vclamp(o4 + GL_R(oid[4]) * (-r2 - sig_r * o4), nrb, rb);
+        P4 = yr - o4;
+        const V2 tb = GL_R(bound[2]) * fn;
+        const V2 z = vclamp(o5 + GL_R(oid[5]) * (-r3 - sig_r * o5), -tb, tb);
+        P5 = z - o5;
+        L[3] = xr;
+        L[4] = yr;
+        L[5] = z;
+      }
+    }
+    const V2 Fx = P0 * nx + P1 * t1x + P2 * t2x, Fy = P0 * ny + P1 * t1y + P2 * t2y, Fz = P0 * nz + P1 * t1z + P2 * t2z;
+    const V2 Lx = P2 * t1x - P1 * t2x, Ly = P2 * t1y - P1 * t2y, Lz = P2 * t1z - P1 * t2z;
+    V2 out[12];
+    out[0] = GL_A(0) + a6 * Fx;
+    out[1] = GL_A(1) + a6 * Fy;
+    out[2] = GL_A(2) + a6 * Fz;
+    out[6] = GL_B(0) - b6 * Fx;
+    out[7] = GL_B(1) - b6 * Fy;
+    out[8] = GL_B(2) - b6 * Fz;
+    if constexpr (NR == 6) {
+      const V2 Tx = P3 * t1x + P4 * t2x + P5 * nx, Ty = P3 * t1y + P4 * t2y + P5 * ny, Tz = P3 * t1z + P4 * t2z + P5 * nz;
+      out[3] = GL_A(3) + a7 * (la * Lx + Tx);
+      out[4] = GL_A(4) + a7 * (la * Ly + Ty);
+      out[5] = GL_A(5) + a7 * (la * Lz + Tz);
+      out[9] = GL_B(3) + b7 * (lb * Lx - Tx);
+      out[10] = GL_B(4) + b7 * (lb * Ly - Ty);
+      out[11] = GL_B(5) + b7 * (lb * Lz - Tz);
+    } else {
+      const V2 ia = a7 * la, ib = b7 * lb;
+      out[3] = GL_A(3) + ia * Lx;
+      out[4] = GL_A(4) + ia * Ly;
+      out[5] = GL_A(5) + ia * Lz;
+      out[9] = GL_B(3) + ib * Lx;
+      out[10] = GL_B(4) + ib * Ly;
+      out[11] = GL_B(5) + ib * Lz;
+    }
+#undef GL_R
+#undef GL_A
+#undef GL_B
+    for (int i = 0; i < 6; ++i) {
+      A0[i] = out[i][0];
+      A1[i] = out[i][1];
+      B0[i] = out[6 + i][0];
+      B1[i] = out[6 + i][1];
+    }
+    for (int r = 0; r < NR; ++r) {
+      C0.lambda[r] = L[r][0];
+      C1.lambda[r] = L[r][1];
+    }
   }
   if (count % 2) sphere_sweep<NR, false>(Cs + count - 1, 1, Bodies, sigma_t, sigma_r, false);
 }
+
 // Two bodies held in registers during a general contact's block update (b < 0: kinematic, no body).
 template <int NR>
 struct GeneralState {
@@ -627,7 +689,7 @@ Accum sweep_packed(PgsScratch<NR>& X, const NdemRows& R, const PgsOptions& opt, 
   PgsBody* const Bd = X.bodies.data();
   auto run = [&](const SweepChunk& ch) {
     const std::size_t cnt = ch.end - ch.begin;
-    if (ch.sphere && ch.independent && !residual && !opt.cone && !opt.reference_path) {
+    if (ch.sphere && ch.independent && !residual && !opt.cone) {
       sphere_sweep_pairs<NR>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r);
       return Accum{};
     }

@@ -131,9 +131,9 @@ struct PgsOptions {
   /// Testing aid: sweep every contact with the general record (full Jacobian per row) instead of the
   /// compact particle-pair record, which must give the same result up to rounding (tests/ndem).
   bool general_records_only = false;
-  /// Testing aid, the plain reference path: the groups of a coloured sweep run one after another on the
-  /// calling thread, one contact at a time (no two-lane kernel, no parallel_for). The fast path gives the
-  /// same result bit for bit (tests/ndem/column_test.cpp), so a change to the schedule can be checked.
+  /// Testing aid, the plain reference path: the groups and chunks of a coloured sweep run one after
+  /// another on the calling thread (no parallel_for). The parallel path gives the same result bit for bit
+  /// (tests/ndem/column_test.cpp), so a change to the schedule can be checked.
   bool reference_path = false;
 };
 

@@ -257,9 +257,9 @@ BOOST_AUTO_TEST_CASE(parallel_pgs_deterministic_across_threads) {
   BOOST_TEST(std::memcmp(one.data(), two.data(), one.size() * sizeof(Vec3)) == 0);
 }
 
-// The plain reference path (colours one after another on one thread, one contact at a time) gives the
-// coloured two-thread fast path (two-lane kernel, colours in parallel) bit for bit, with and without
-// rolling rows, through settling with impacts (spheres dropped from 0.1 d above their rest place).
+// The plain reference path (the colours' chunks one after another on one thread) gives the coloured
+// two-thread solve bit for bit, with and without rolling rows, through settling with impacts (spheres
+// dropped from 0.1 d above their rest place).
 BOOST_AUTO_TEST_CASE(parallel_pgs_matches_the_reference_path) {
   for (const bool rolling : {false, true}) {
     auto run = [rolling](bool reference) {
