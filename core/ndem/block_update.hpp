@@ -1,10 +1,9 @@
 #pragma once
 // The block update of one contact's rows, shared by the packed sphere and general records
-// (core/ndem/pgs.cpp, one contact or two in lanes) and the rigid-body rows (core/ndem/body_rows.cpp).
+// (core/ndem/pgs.cpp, one contact at a time) and the rigid-body rows (core/ndem/body_rows.cpp).
 // See docs/ndem_row_model.md.
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include "core/ndem/row_model.hpp"
 
@@ -21,59 +20,39 @@ struct Accum {
   }
 };
 
-// Value types of the block update: one contact (double) or two contacts of one colour in the lanes of a
-// vector (V2: SSE2 is part of x86-64, so no -march is needed; GCC vector extensions). Each lane does the
-// same operations in the same order as the scalar code, so a lane's result is bitwise the scalar one
-// whenever the compiler contracts both to FMA alike (or not at all).
-typedef double V2 __attribute__((vector_size(16)));
-
-template <class T>
-constexpr int lanes_of = std::is_same_v<T, double> ? 1 : int(sizeof(T) / sizeof(double));
-
-inline double clamp_row(double x, double lo, double hi) { return std::clamp(x, lo, hi); }
-inline V2 clamp_row(V2 x, V2 lo, V2 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
-inline double lane(double x, int) { return x; }
-inline double lane(V2 x, int j) { return x[j]; }
-inline double max0(double x) { return std::max(0.0, x); }
-inline V2 max0(V2 x) {  // std::max(0.0, x) per lane
-  const V2 z{0.0, 0.0};
-  return z < x ? x : z;
-}
-
 // Block update of one contact's rows (normal, friction pair, rolling pair, twist) on a contact state `st`
 // that provides the unscaled separation rate of row r (u<r>()) and applies an impulse on it (ap<r>(P)).
 // Row update: lambda <- proj(lambda + omega D^{-1} (q - u - Sigma lambda)) (000 Algorithm 1, l.1494);
 // friction and rolling bounds from the physical normal impulse s lambda_n (000 l.799, 1572, 1616).
-// Box: row by row; cone/disk (one contact at a time only): both rows of a pair from the same state,
-// then a joint projection. Residual (one contact at a time only) sums |dlambda| / (omega D^{-1}); the
-// caller multiplies by omega. T: double, or V2 for two contacts at once.
-template <int NR, bool Residual, class State, class T>
-[[gnu::always_inline]] inline void block_update(State& st, T* lam, const T* oid, const T* bound, T s, T q, T sigma,
-                                                T sigma_t, T sigma_r, bool cone, Accum& acc) {
-  static_assert(!Residual || lanes_of<T> == 1);
+// Box: row by row; cone/disk: both rows of a pair from the same state, then a joint projection.
+// Residual sums |dlambda| / (omega D^{-1}); the caller multiplies by omega.
+template <int NR, bool Residual, class State>
+[[gnu::always_inline]] inline void block_update(State& st, double* lam, const double* oid, const double* bound, double s,
+                                                double q, double sigma, double sigma_t, double sigma_r, bool cone,
+                                                Accum& acc) {
   {
-    const T old = lam[0];
-    const T nl = max0(old + oid[0] * (q - s * st.template u<0>() - sigma * old));
-    const T dl = nl - old;
+    const double old = lam[0];
+    const double nl = std::max(0.0, old + oid[0] * (q - s * st.template u<0>() - sigma * old));
+    const double dl = nl - old;
     st.template ap<0>(s * dl);
     lam[0] = nl;
     if constexpr (Residual)
       if (oid[0] > 0) acc.n += std::abs(dl) / oid[0];  // (a body row may have no mass on its normal)
   }
-  const T fn = s * lam[0];  // physical normal impulse
-  auto pair = [&](auto r1c, T sig, T bnd, double& racc) {
+  const double fn = s * lam[0];  // physical normal impulse
+  auto pair = [&](auto r1c, double sig, double bnd, double& racc) {
     constexpr int r1 = decltype(r1c)::value, r2 = r1 + 1;
-    const T o1 = lam[r1], o2 = lam[r2];
-    T x = o1 + oid[r1] * (-st.template u<r1>() - sig * o1);
-    T y;
-    if (lanes_of<T> == 1 && cone) {
+    const double o1 = lam[r1], o2 = lam[r2];
+    double x = o1 + oid[r1] * (-st.template u<r1>() - sig * o1);
+    double y;
+    if (cone) {
       y = o2 + oid[r2] * (-st.template u<r2>() - sig * o2);
-      if constexpr (lanes_of<T> == 1) project_pair(x, y, bnd, true);
+      project_pair(x, y, bnd, true);
       st.template ap<r1>(x - o1);
     } else {
-      x = clamp_row(x, -bnd, bnd);
+      x = std::clamp(x, -bnd, bnd);
       st.template ap<r1>(x - o1);
-      y = clamp_row(o2 + oid[r2] * (-st.template u<r2>() - sig * o2), -bnd, bnd);
+      y = std::clamp(o2 + oid[r2] * (-st.template u<r2>() - sig * o2), -bnd, bnd);
     }
     st.template ap<r2>(y - o2);
     lam[r1] = x;
@@ -84,9 +63,9 @@ template <int NR, bool Residual, class State, class T>
   if constexpr (NR == 6) {
     st.begin_rolling();
     pair(std::integral_constant<int, 3>{}, sigma_r, bound[1] * fn, acc.r);
-    const T o = lam[5];
-    const T b = bound[2] * fn;
-    const T z = clamp_row(o + oid[5] * (-st.template u<5>() - sigma_r * o), -b, b);
+    const double o = lam[5];
+    const double b = bound[2] * fn;
+    const double z = std::clamp(o + oid[5] * (-st.template u<5>() - sigma_r * o), -b, b);
     st.template ap<5>(z - o);
     lam[5] = z;
     if constexpr (Residual) acc.r += std::abs(z - o) / oid[5];
