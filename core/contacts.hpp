@@ -86,7 +86,7 @@ struct DeferredContacts {
   /// whenever the records may have changed, so that the stepper loads them again).
   bool mirrors_records = false;
   /// The records' pair overlap, tangential spring, force, normal and point lag behind `history` and
-  /// `force`: World::contacts() brings them up to date first.
+  /// `force`: World::sync_contacts() brings them up to date.
   bool records_stale = false;
   std::vector<PairHistory> history;   ///< per pair candidate
   std::vector<Vec3> force;            ///< per pair candidate: its force on a at the last force evaluation

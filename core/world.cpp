@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <tbb/blocked_range.h>
@@ -43,7 +44,7 @@ void World::detect_contacts(bool pair_geometry) {
   // The detector reads the pair history from the records: at a candidate rebuild (carried by key) and in
   // its narrow phase, which also resets it.
   if (pair_geometry) {
-    if (deferred_.records_stale) sync_contacts();
+    sync_contacts();
     deferred_.mirrors_records = false;
   }
   // Without pair geometry (SDEM) a rebuild also writes the deferred history, as the new records hold it,
@@ -53,7 +54,7 @@ void World::detect_contacts(bool pair_geometry) {
   detector.update(
       particles, walls, collision, contacts_, pair_geometry,
       [this, history_ahead] {
-        if (deferred_.records_stale && !history_ahead) sync_contacts(/*history_only=*/true);
+        if (deferred_.records_stale && !history_ahead) write_deferred(/*history_only=*/true);
         deferred_.mirrors_records = false;
       },
       pair_geometry ? nullptr : &deferred_.history, history_ahead);
@@ -66,20 +67,36 @@ void World::detect_contacts(bool pair_geometry) {
   timers.collision += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void World::sync_contacts(bool history_only) const {
-  const std::size_t pairs = std::min({deferred_.history.size(), pair_contact_count(), contacts_.size()});
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) {
-      Contact& c = contacts_[k];
-      if (!history_only) {
-        sphere_sphere(particles, collision, c);  // normal and point
-        c.force = deferred_.force[k];
-      }
-      c.overlap = deferred_.history[k].overlap;
-      c.tangential_spring = deferred_.history[k].tangential_spring;
-    }
+std::size_t World::deferred_pairs() const {
+  return std::min({deferred_.history.size(), pair_contact_count(), contacts_.size()});
+}
+
+void World::apply_deferred(std::size_t k, Contact& c, bool history_only) const {
+  if (!history_only) {
+    sphere_sphere(particles, collision, c);  // normal and point
+    c.force = deferred_.force[k];
+  }
+  c.overlap = deferred_.history[k].overlap;
+  c.tangential_spring = deferred_.history[k].tangential_spring;
+}
+
+void World::write_deferred(bool history_only) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, deferred_pairs(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k) apply_deferred(k, contacts_[k], history_only);
   });
   deferred_.records_stale = false;
+}
+
+Contact World::contact(std::size_t k) const {
+  Contact c = contacts_.at(k);
+  if (deferred_.records_stale && k < deferred_pairs()) apply_deferred(k, c, /*history_only=*/false);
+  return c;
+}
+
+void World::throw_stale_contacts() const {
+  throw std::logic_error(fmt::format("step {}: World::contacts() read while the SDEM stepper's pair state is deferred; "
+                                     "call World::sync_contacts() after stepping and before reading contacts",
+                                     step));
 }
 
 void World::advance_walls(double dt) {

@@ -49,20 +49,31 @@ class World {
   StageTimers timers;
 
   /// Pair candidates (sorted by key), then this step's wall contacts. The SDEM stepper keeps the pair
-  /// candidates' overlap and tangential spring in deferred_contacts() between steps and writes the records
-  /// only when they are read: both accessors bring them up to date first (overlap, spring and force of
-  /// the last force evaluation; normal and point of the current positions). The non-const one also tells
-  /// the stepper to read the records again, since the caller may change them. The const one writes the
-  /// records too: do not call it from two threads at once.
+  /// candidates' overlap, tangential spring and force in deferred_contacts() between steps and does not
+  /// write them into the records: after an SDEM step, call sync_contacts() before reading the records
+  /// (observers do). The const accessor never writes: reading stale records through it throws
+  /// std::logic_error. The non-const accessor is for callers that may change the records: it syncs them
+  /// first and tells the stepper to read them again.
   const std::vector<Contact>& contacts() const {
-    if (deferred_.records_stale) sync_contacts();
+    if (deferred_.records_stale) throw_stale_contacts();
     return contacts_;
   }
   std::vector<Contact>& contacts() {
-    if (deferred_.records_stale) sync_contacts();
+    sync_contacts();
     deferred_.mirrors_records = false;
     return contacts_;
   }
+  /// Brings the records up to date with the stepper's deferred pair state: overlap, spring and force of
+  /// the last force evaluation; normal and point of the current positions. No-op when already current.
+  void sync_contacts() {
+    if (deferred_.records_stale) write_deferred(/*history_only=*/false);
+  }
+  /// Whether the records hold the last step's pair state (sync_contacts() has nothing to do).
+  bool contacts_current() const { return !deferred_.records_stale; }
+  /// Contact k as sync_contacts() would write it, current or not, leaving the records as they are (a
+  /// checkpoint saves a const World this way).
+  Contact contact(std::size_t k) const;
+  std::size_t contact_count() const { return contacts_.size(); }
   /// The records as they are, for the detector and the steppers (no sync).
   std::vector<Contact>& contact_records() { return contacts_; }
   DeferredContacts& deferred_contacts() { return deferred_; }
@@ -91,9 +102,14 @@ class World {
   /// Writes the deferred pair state into the records (parallel over candidates). `history_only`: just
   /// the overlap and the tangential spring, for a candidate rebuild, which carries only the history into
   /// its new records (one cache line of each record instead of two, and no geometry).
-  void sync_contacts(bool history_only = false) const;
-  mutable std::vector<Contact> contacts_;
-  mutable DeferredContacts deferred_;
+  void write_deferred(bool history_only);
+  /// Applies the deferred state of pair candidate k to its record `c` (see write_deferred).
+  void apply_deferred(std::size_t k, Contact& c, bool history_only) const;
+  /// Pair candidates whose deferred state is ahead of the records while records_stale.
+  std::size_t deferred_pairs() const;
+  [[noreturn]] void throw_stale_contacts() const;
+  std::vector<Contact> contacts_;
+  DeferredContacts deferred_;
 };
 
 /// A time-stepping method (SDEM or NDEM) with its own settings.

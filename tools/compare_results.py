@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compare two grainlab results stores of the same study and tier, bit for bit except provenance.
 
-    compare_results.py EXPECTED_DIR ACTUAL_DIR STUDY TIER
+    compare_results.py EXPECTED_DIR ACTUAL_DIR STUDY TIER [--ignore-metric GLOB]...
 
 EXPECTED_DIR and ACTUAL_DIR are --results directories (e.g. a local run and a Slurm run). Under
 DIR/STUDY/TIER/ they must hold the same run folders (one per run key, each with result.toml), and:
@@ -12,10 +12,14 @@ DIR/STUDY/TIER/ they must hold the same run folders (one per run key, each with 
   checksum covers the provenance too);
 - verdicts.csv and the other CSVs beside the run folders (tables, errata) identical bytes, except
   provenance.csv (hosts and times).
+--ignore-metric GLOB (repeatable) leaves out the [metrics] entries whose name matches GLOB (fnmatch), for
+metrics that measure the host rather than the physics (wall times: `--ignore-metric '*_seconds*'`);
+verdicts.csv is still compared whole.
 No leftover temporary folder (.tmp-*: a writer that died mid-run) may be in ACTUAL_DIR.
 Exit 0 when all agree, 1 with every difference listed otherwise, 2 on bad usage.
 """
 import difflib
+import fnmatch
 import pathlib
 import re
 import sys
@@ -37,6 +41,23 @@ def without_provenance(text: str) -> str:
     return "".join(kept)
 
 
+def without_metrics(text: str, patterns: list) -> str:
+    """The TOML text minus the [metrics] entries whose key matches one of `patterns`."""
+    if not patterns:
+        return text
+    kept, table = [], ""
+    for line in text.splitlines(keepends=True):
+        m = HEADER.match(line)
+        if m:
+            table = m.group(1).strip().strip("\"'")
+        elif table == "metrics" and "=" in line:
+            key = line.split("=", 1)[0].strip().strip("\"'")
+            if any(fnmatch.fnmatchcase(key, p) for p in patterns):
+                continue
+        kept.append(line)
+    return "".join(kept)
+
+
 def runs(tier_dir: pathlib.Path) -> dict:
     return {p.parent.name: p.parent for p in tier_dir.glob("*/result.toml")}
 
@@ -48,10 +69,21 @@ def diff(a: str, b: str, name_a: str, name_b: str, limit: int = 40) -> str:
 
 
 def main(argv: list) -> int:
-    if len(argv) != 5:
+    args, ignored = [], []
+    rest = iter(argv[1:])
+    for a in rest:
+        if a == "--ignore-metric":
+            pattern = next(rest, None)
+            if pattern is None:
+                print(__doc__, file=sys.stderr)
+                return 2
+            ignored.append(pattern)
+        else:
+            args.append(a)
+    if len(args) != 4:
         print(__doc__, file=sys.stderr)
         return 2
-    expected_root, actual_root, study, tier = argv[1:]
+    expected_root, actual_root, study, tier = args
     exp_dir = pathlib.Path(expected_root) / study / tier
     act_dir = pathlib.Path(actual_root) / study / tier
     problems = []
@@ -83,7 +115,8 @@ def main(argv: list) -> int:
         for name in sorted(set(e_files) & set(a_files)):
             eb, ab = (e / name).read_bytes(), (a / name).read_bytes()
             if name == "result.toml":
-                et, at = without_provenance(eb.decode()), without_provenance(ab.decode())
+                et = without_metrics(without_provenance(eb.decode()), ignored)
+                at = without_metrics(without_provenance(ab.decode()), ignored)
                 for label, text in (("expected", et), ("actual", at)):
                     parsed = tomllib.loads(text)
                     for table in ("parameters", "metrics"):

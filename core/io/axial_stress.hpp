@@ -20,7 +20,8 @@
 //   wall: sum of the normal force of its contacts whose contact point lies in the strip, divided by
 //   strip_area (the wall's area per strip, given by the caller: perimeter x dz).
 //
-// Pure functions of their inputs; contact_branches reads World::contacts() (not from two threads at once).
+// Pure functions of their inputs. contact_branches and wall_strip_pressure read the contact records:
+// after an SDEM step, call World::sync_contacts() first.
 #include <span>
 #include <vector>
 

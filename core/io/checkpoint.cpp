@@ -242,7 +242,7 @@ std::string checkpoint_bytes(const World& world) {
   ByteWriter out;
   // Size estimate (avoids regrowing a large buffer): ~230 bytes per particle (incl. the detector's
   // reference position) and ~230 per contact.
-  out.reserve(1024 + 256 * world.particles.size() + 240 * world.contacts().size());
+  out.reserve(1024 + 256 * world.particles.size() + 240 * world.contact_count());
   out.bytes().append(header_size, '\0');  // filled in below, once the payload size is known
   out.tag("PART");
   particle_fields(world.particles, out);
@@ -274,8 +274,12 @@ std::string checkpoint_bytes(const World& world) {
     out(b.walls);
   }
   out.tag("CONT");
-  out(std::uint64_t(world.contacts().size()));
-  for (const Contact& c : world.contacts()) contact_fields(c, out);
+  // As synced (World::contact): the SDEM stepper may keep the pair state outside the records.
+  out(std::uint64_t(world.contact_count()));
+  for (std::size_t k = 0; k < world.contact_count(); ++k) {
+    const Contact c = world.contact(k);
+    contact_fields(c, out);
+  }
   out.tag("DETC");
   const DetectorState d = world.detector.state();
   out(d.valid); out(d.reference_position); out(std::uint64_t(d.pair_count)); out(d.skin);

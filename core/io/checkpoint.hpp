@@ -29,7 +29,8 @@ inline constexpr std::uint32_t checkpoint_version = 4;  // 2: rigid bodies (BODY
 
 enum class Overwrite { forbid, allow };
 
-/// The checkpoint file contents for `world`.
+/// The checkpoint file contents for `world`, whose contact records must be current (after an SDEM step,
+/// call World::sync_contacts() first).
 std::string checkpoint_bytes(const World& world);
 /// Rebuilds a World from checkpoint contents; `source` names the data in error messages.
 World world_from_checkpoint(std::string_view bytes, const std::string& source = "<memory>");

@@ -157,13 +157,14 @@ ContactHistogramObserver::ContactHistogramObserver(ContactHistogramSettings sett
   }
 }
 
-bool ContactHistogramObserver::observe(const World& world) {
+bool ContactHistogramObserver::observe(World& world) {
   if (every_ == 0 || world.step % every_ != 0) return false;
   sample(world);
   return true;
 }
 
-void ContactHistogramObserver::sample(const World& world) {
+void ContactHistogramObserver::sample(World& world) {
+  world.sync_contacts();
   last_ = sample_contact_histograms(world, settings_);
   ++samples_;
   auto append = [&](const Histogram& h, std::vector<std::vector<double>>& keep, CsvWriter* csv) {

@@ -91,7 +91,7 @@ struct ContactHistograms {
   Histogram overlap, normal_velocity;
 };
 
-/// Samples the world now.
+/// Samples the world now. Reads the contact records: after an SDEM step, call World::sync_contacts() first.
 ContactHistograms sample_contact_histograms(const World& world, const ContactHistogramSettings& settings);
 
 /// Column names of histogram_rows().
@@ -107,9 +107,9 @@ class ContactHistogramObserver {
   ContactHistogramObserver(ContactHistogramSettings settings, std::uint64_t every,
                            const std::filesystem::path& path_prefix = {});
   /// Samples if this step is due; returns true when it did.
-  bool observe(const World& world);
-  /// Samples now, whatever the step.
-  void sample(const World& world);
+  bool observe(World& world);
+  /// Samples now, whatever the step (syncing the contact records first).
+  void sample(World& world);
 
   const ContactHistogramSettings& settings() const { return settings_; }
   const ContactHistograms& last() const { return last_; }

@@ -66,8 +66,9 @@ std::uint64_t checked_every(std::uint64_t every) {
 EnergyObserver::EnergyObserver(const std::filesystem::path& path, std::uint64_t every, Vec3 reference)
     : every_(checked_every(every)), reference_(reference), csv_(path, EnergySample::columns()) {}
 
-bool EnergyObserver::observe(const World& world) {
+bool EnergyObserver::observe(World& world) {
   if (world.step % every_ != 0) return false;
+  world.sync_contacts();
   last_ = sample_energy(world, reference_);
   csv_.row(last_.row());
   return true;

@@ -43,15 +43,17 @@ struct EnergySample {
 /// Gravitational potential energy of the free particles at the gravity of world.time, J; zero at `reference`.
 double gravitational_energy(const World& world, const Vec3& reference = Vec3::Zero());
 
-/// Samples the world now; gravitational potential energy is zero at `reference`.
+/// Samples the world now; gravitational potential energy is zero at `reference`. Reads the contact
+/// records: after an SDEM step, call World::sync_contacts() first.
 EnergySample sample_energy(const World& world, const Vec3& reference = Vec3::Zero());
 
 /// Writes an EnergySample row to a CSV file every `every` steps (when world.step % every == 0).
 class EnergyObserver {
  public:
   EnergyObserver(const std::filesystem::path& path, std::uint64_t every = 1, Vec3 reference = Vec3::Zero());
-  /// Samples and writes a row if this step is due; returns true when it did.
-  bool observe(const World& world);
+  /// Samples and writes a row if this step is due (syncing the contact records first); returns true
+  /// when it did.
+  bool observe(World& world);
   const EnergySample& last() const { return last_; }
 
  private:

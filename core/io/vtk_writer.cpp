@@ -176,7 +176,8 @@ SnapshotSeries::SnapshotSeries(std::filesystem::path directory, std::string base
     throw InputError(fmt::format("snapshot directory '{}' cannot be created: {}", directory_.string(), ec.message()));
 }
 
-std::filesystem::path SnapshotSeries::write(const World& world) {
+std::filesystem::path SnapshotSeries::write(World& world) {
+  if (options_.contact_data) world.sync_contacts();
   if (!entries_.empty() && world.time < entries_.back().time)
     throw InputError(fmt::format("snapshot time {} is earlier than the previous snapshot's {} in series '{}'", world.time,
                                  entries_.back().time, base_name_));

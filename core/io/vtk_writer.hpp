@@ -34,7 +34,8 @@ struct VtkOptions {
   bool contact_data = true;  ///< add contact_count and contact_force point arrays
 };
 
-/// The .vtp document for the world's particles.
+/// The .vtp document for the world's particles. With contact_data it reads the contact records: after an
+/// SDEM step, call World::sync_contacts() first.
 std::string vtp_document(const World& world, const VtkOptions& options = {});
 /// Writes vtp_document(world) to `path` (atomically).
 void write_vtp(const World& world, const std::filesystem::path& path, const VtkOptions& options = {});
@@ -55,8 +56,9 @@ class SnapshotSeries {
   SnapshotSeries(std::filesystem::path directory, std::string base_name, VtkOptions options = {});
 
   /// Writes the next snapshot and updates the .pvd; returns the path of the .vtp written. Times must
-  /// not decrease (InputError otherwise: ParaView sorts by time).
-  std::filesystem::path write(const World& world);
+  /// not decrease (InputError otherwise: ParaView sorts by time). Syncs the contact records first
+  /// when it writes contact data.
+  std::filesystem::path write(World& world);
 
   std::filesystem::path pvd_path() const { return directory_ / (base_name_ + ".pvd"); }
   const std::vector<SnapshotEntry>& entries() const { return entries_; }

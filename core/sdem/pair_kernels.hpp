@@ -6,8 +6,8 @@
 //   contact's geometry, springs (reset when separated), Contact::force and its wrench slot.
 // pair_wrench_lanes: the same for four candidates at once, one per SIMD lane (GCC vector extensions:
 //   AVX2 with -march=x86-64-v3, SSE2 otherwise), on the compact state: particle indices, PairHistory
-//   (overlap, tangential spring) and the wrench; it writes no record (World::contacts() computes the
-//   geometry when read) except to reset the history of a pair that separates. Both kernels write a
+//   (overlap, tangential spring) and the wrench; it writes no record (World::sync_contacts() computes the
+//   geometry) except to reset the history of a pair that separates. Both kernels write a
 //   PairWrench. Every lane runs the scalar kernel's operations in the same order, with branches turned
 //   into selects, so the results agree with pair_wrench to rounding (fused multiply-adds may be formed
 //   differently); tests/sdem/pair_kernels_test.cpp checks it. Groups with rolling resistance use the

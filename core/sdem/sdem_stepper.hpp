@@ -10,7 +10,7 @@
 //      candidate computes its geometry and its wrench in one pass (core/sdem/pair_kernels.hpp, four
 //      candidates at a time in SIMD lanes, groups fixed by index); its overlap and tangential spring live
 //      in World::deferred_contacts() (32 bytes instead of the 256-byte record, written into the records,
-//      with its force, when they are read: World::contacts()); its wrench is a 64-byte PairWrench in a
+//      with its force, by World::sync_contacts()); its wrench is a 64-byte PairWrench in a
 //      slot that the gathers read (assign_wrench_slots: a ring per region for the groups that only that
 //      region reads, so that the wrenches stay in the caches). Groups with rolling resistance work on the
 //      records. Per-candidate constants (k_n, damping, k_t factors, mu, radii; shared by species pair

@@ -1,5 +1,7 @@
 // The SDEM stepper keeps the pair candidates' overlap and tangential spring outside the contact records
-// (World::deferred_contacts) and World::contacts() writes them into the records when read. Checked here:
+// (World::deferred_contacts) and World::sync_contacts() writes them into the records. Checked here:
+//  - the const accessor never writes: it refuses records that lag behind (std::logic_error) until they
+//    are synced; World::contact(k) reads contact k as the sync will write it, without writing;
 //  - reading the records (which also makes the stepper load them again) changes nothing in the run:
 //    bitwise the same particles and contacts as a run that never reads them, across candidate rebuilds
 //    (which carry the pair history from the records when they are current, else from the deferred store);
@@ -21,7 +23,7 @@ World settling_world(double rolling_friction) {
   return w;
 }
 
-/// `sync_every_step`: the read run syncs the records (const read) before every step, so each candidate
+/// `sync_every_step`: the read run syncs the records before every step, so each candidate
 /// rebuild carries the history from the records, while the unread run's rebuilds carry it from the
 /// deferred store, which is then ahead of the records.
 void reading_changes_nothing(double rolling_friction, bool sync_every_step = false) {
@@ -31,10 +33,11 @@ void reading_changes_nothing(double rolling_friction, bool sync_every_step = fal
   SdemStepper a(settings), b(settings);
   std::size_t touching = 0;
   for (int i = 0; i < 3000; ++i) {
-    if (sync_every_step) static_cast<const World&>(read).contacts();
+    if (sync_every_step) read.sync_contacts();
     a.step(read);
     b.step(unread);
     if (i % 7 == 0) {
+      read.sync_contacts();
       const World& view = read;
       touching = 0;
       for (const Contact& c : view.contacts()) touching += c.overlap > 0;  // sync only
@@ -55,6 +58,16 @@ void reading_changes_nothing(double rolling_friction, bool sync_every_step = fal
   }
 }
 
+/// The bed after 2000 SDEM steps, its records stale (more than 20 pairs touch).
+World settled_world() {
+  SdemSettings settings;
+  settings.time_step = 2e-5;
+  World w = settling_world(0.0);
+  SdemStepper stepper(settings);
+  for (int i = 0; i < 2000; ++i) stepper.step(w);
+  return w;
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(sdem_deferred_contacts)
@@ -63,12 +76,32 @@ BOOST_AUTO_TEST_CASE(reading_the_records_changes_nothing) { reading_changes_noth
 BOOST_AUTO_TEST_CASE(reading_the_records_changes_nothing_with_rolling_resistance) { reading_changes_nothing(0.05); }
 BOOST_AUTO_TEST_CASE(rebuilds_carry_the_same_history_from_records_and_deferred_store) { reading_changes_nothing(0.0, true); }
 
+BOOST_AUTO_TEST_CASE(the_const_accessor_refuses_stale_records) {
+  World w = settled_world();
+  const World& view = w;
+  BOOST_TEST(!view.contacts_current());
+  BOOST_CHECK_THROW(view.contacts(), std::logic_error);
+  BOOST_TEST(!view.contacts_current());  // the failed read wrote nothing
+  std::vector<Contact> as_synced;  // World::contact(k): what the sync will write, read without writing
+  for (std::size_t k = 0; k < view.contact_count(); ++k) as_synced.push_back(view.contact(k));
+  BOOST_TEST(!view.contacts_current());
+  w.sync_contacts();
+  BOOST_TEST(view.contacts_current());
+  const std::vector<Contact>& synced = view.contacts();
+  BOOST_REQUIRE(synced.size() == as_synced.size());
+  std::size_t touching = 0;
+  for (std::size_t k = 0; k < synced.size(); ++k) {
+    const Contact &x = synced[k], &y = as_synced[k];
+    touching += x.overlap > 0;
+    BOOST_TEST((x.key == y.key && x.overlap == y.overlap && x.normal == y.normal && x.point == y.point &&
+                x.force == y.force && x.tangential_spring == y.tangential_spring));
+  }
+  BOOST_TEST(touching > 20u);
+}
+
 BOOST_AUTO_TEST_CASE(synced_records_hold_the_applied_forces) {
-  SdemSettings settings;
-  settings.time_step = 2e-5;
-  World w = settling_world(0.0);
-  SdemStepper stepper(settings);
-  for (int i = 0; i < 2000; ++i) stepper.step(w);
+  World w = settled_world();
+  w.sync_contacts();
   const World& view = w;
   const std::vector<Contact>& contacts = view.contacts();
   std::vector<Vec3> sum(w.particles.size(), Vec3::Zero());
