@@ -12,13 +12,16 @@ DIR/STUDY/TIER/ they must hold the same run folders (one per run key, each with 
   checksum covers the provenance too);
 - verdicts.csv and the other CSVs beside the run folders (tables, errata) identical bytes, except
   provenance.csv (hosts and times).
---ignore-metric GLOB (repeatable) leaves out the [metrics] entries whose name matches GLOB (fnmatch), for
-metrics that measure the host rather than the physics (wall times: `--ignore-metric '*_seconds*'`);
+--ignore-metric GLOB (repeatable) leaves out the [metrics] entries whose name matches GLOB (fnmatch), and
+the columns of that name in the tables beside the runs, for metrics that measure the host rather than the
+physics (e.g. paper5_method_checks: `--ignore-metric '*_seconds*' --ignore-metric step_speedup`);
 verdicts.csv is still compared whole.
 No leftover temporary folder (.tmp-*: a writer that died mid-run) may be in ACTUAL_DIR.
 Exit 0 when all agree, 1 with every difference listed otherwise, 2 on bad usage.
 """
+import csv
 import difflib
+import io
 import fnmatch
 import pathlib
 import re
@@ -56,6 +59,19 @@ def without_metrics(text: str, patterns: list) -> str:
                 continue
         kept.append(line)
     return "".join(kept)
+
+
+def without_columns(text: str, patterns: list) -> str:
+    """The CSV text minus the columns whose header matches one of `patterns`."""
+    if not patterns:
+        return text
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return text
+    keep = [i for i, name in enumerate(rows[0]) if not any(fnmatch.fnmatchcase(name, p) for p in patterns)]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([[r[i] for i in keep if i < len(r)] for r in rows])
+    return out.getvalue()
 
 
 def runs(tier_dir: pathlib.Path) -> dict:
@@ -138,9 +154,13 @@ def main(argv: list) -> int:
         problems.append(f"CSV files beside the runs differ: {exp_csv} vs {act_csv}")
     for name in sorted(set(exp_csv) & set(act_csv)):
         eb, ab = (exp_dir / name).read_bytes(), (act_dir / name).read_bytes()
-        if eb != ab:
-            problems.append(f"{name} differs:\n" + diff(eb.decode(errors="replace"), ab.decode(errors="replace"),
-                                                         str(exp_dir / name), str(act_dir / name)))
+        if eb == ab:
+            continue
+        et, at = eb.decode(errors="replace"), ab.decode(errors="replace")
+        if name != "verdicts.csv":
+            et, at = without_columns(et, ignored), without_columns(at, ignored)
+        if et != at:
+            problems.append(f"{name} differs:\n" + diff(et, at, str(exp_dir / name), str(act_dir / name)))
 
     if problems:
         print(f"MISMATCH between {exp_dir} and {act_dir}:", file=sys.stderr)
