@@ -232,6 +232,31 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }
 
+// The cost of a candidate rebuild within a step: every timed step rebuilds the candidate list (the
+// detector is invalidated first), as a fast flow would every few steps. The difference from BM_sdem_bed's
+// step is the rebuild (grid, candidate search, history carry by key, the stepper's adjacency).
+// args: thousands of particles.
+void BM_sdem_rebuild_step(benchmark::State& state) {
+  const int nk = int(state.range(0));
+  const BedSpec spec = spec_for(nk);
+  const Bed& bed = cached_bed(nk);
+  tbb::global_control threads_control(tbb::global_control::max_allowed_parallelism, 1);
+  World world = empty_bed(spec.box, 0.0);
+  for (std::size_t i = 0; i < bed.x.size(); ++i) world.add_sphere(bed.x[i], bed.r[i], 0, bed.v[i], bed.w[i]);
+  SdemStepper stepper(bed_settings());
+  for (int i = 0; i < 100; ++i) stepper.step(world);
+  world.timers = {};
+  for (auto _ : state) {
+    world.detector.invalidate();
+    stepper.step(world);
+  }
+  const double n = double(world.particles.size());
+  state.counters["s_per_particle_step"] =
+      benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["collision"] = world.timers.collision / (n * double(state.iterations()));
+  state.counters["detector_bytes_per_particle"] = double(world.detector.memory_bytes()) / n;
+}
+
 // Memory bandwidth that `threads` threads get, each adding 1 to its own 64 MB (read and write): what the
 // host gives at the moment. A step that waits on memory scales at most as this does.
 double update_bandwidth(std::vector<std::vector<double>>& buffers, int threads) {
@@ -327,6 +352,9 @@ BENCHMARK(BM_sdem_bed)
     ->ArgNames({"kN", "threads", "rolling"})
     ->Args({100, 1, 0})->Args({100, 2, 0})->Args({100, 1, 1})->Args({100, 2, 1})
     ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 1000))->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK(BM_sdem_rebuild_step)->ArgName("kN")->Arg(10)->Iterations(200)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_sdem_rebuild_step)->ArgName("kN")->Arg(100)->Iterations(40)->Unit(benchmark::kMillisecond);
 
 // Rounds of a batch on one thread and one on two (200 / 50 steps each): 10 (10k) and 20 (100k), as many
 // steps as the runs above.

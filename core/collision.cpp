@@ -41,8 +41,8 @@ void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
 }
 
 // The candidate count drifts up and down from rebuild to rebuild: growing by an eighth, rather than by
-// the doubling of a plain resize, keeps the alternating buffers (the contact list and scratch_, the pair
-// history and history_scratch_) near their size: with doubling a settled 10k bed held 1.9x its contacts.
+// the doubling of a plain resize, keeps the buffers (the contact list and carried_, the pair history and
+// history_scratch_) near their size: with doubling a settled 10k bed held 1.9x its contacts.
 template <class T>
 void resize_with_headroom(std::vector<T>& v, std::size_t n) {
   if (n > v.capacity()) v.reserve(n + n / 8);
@@ -120,28 +120,44 @@ struct ContactDetector::CellGrid {
 //  3. write_candidates: the list at per-chunk offsets, each new candidate taking the history of the
 //     previous candidate with its key (merge against the previous list, which is sorted by key).
 // Reads positions, radii and ids; writes `contacts` (candidates only; the caller appends the wall
-// contacts) and keeps the previous list in scratch_ (the caller carries the wall history from its
-// tail). Parallel over fixed particle chunks; the result does not depend on the thread count.
-void ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
-                                    std::vector<Contact>& contacts, std::size_t old_pairs,
-                                    std::vector<PairHistory>* pair_history, bool pair_history_current) {
+// contacts) over the previous list, whose history carry_aside copies first. Returns last step's wall
+// contacts, copied aside (the caller carries the wall history from them). Parallel over fixed particle
+// chunks; the result does not depend on the thread count.
+std::span<const Contact> ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
+                                                        std::vector<Contact>& contacts, std::size_t old_pairs,
+                                                        std::vector<PairHistory>* pair_history, bool pair_history_current) {
   ++stats_.rebuilds;
   reference_position_ = p.position;
   valid_ = true;
-  // scratch_ becomes the previous list; contacts gets the storage of an outdated one, overwritten below
-  // (its size is kept so that the elements need not be constructed again).
-  scratch_.swap(contacts);
+  const std::span<const Contact> old_tail = carry_aside(contacts, old_pairs);
   if (p.size() == 0) {
     contacts.clear();
     pair_particles_.clear();
     if (pair_history) pair_history->clear();
     pair_count_ = 0;
-    return;
+    return old_tail;
   }
   const CellGrid grid = grid_for(p, settings);
   sort_into_cells(p, grid);
   find_candidates(p, settings, grid);
   write_candidates(p, contacts, old_pairs, pair_history, pair_history_current);
+  return old_tail;
+}
+
+// The new list is written over the old one: the previous candidates' keys and history go to carried_
+// (152 of their 256 bytes) and the wall tail to old_walls_ first. Returns the copied tail.
+std::span<const Contact> ContactDetector::carry_aside(const std::vector<Contact>& contacts, std::size_t old_pairs) {
+  resize_with_headroom(carried_, old_pairs);
+  const std::size_t tail = contacts.size() - old_pairs;
+  if (old_walls_.size() < tail) old_walls_.resize(tail);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, contacts.size(), chunk_size), [&](const auto& r) {
+    for (std::size_t k = r.begin(); k != r.end(); ++k)
+      if (k < old_pairs)
+        carried_[k] = CarriedHistory(contacts[k]);
+      else
+        old_walls_[k - old_pairs] = contacts[k];
+  });
+  return {old_walls_.data(), tail};
 }
 
 ContactDetector::CellGrid ContactDetector::grid_for(const ParticleStore& p, const CollisionSettings& settings) const {
@@ -322,12 +338,12 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
   if (contacts.size() < total) resize_with_headroom(contacts, total);  // the tail is set by the caller
   resize_with_headroom(pair_particles_, 2 * total);
   if (pair_history) resize_with_headroom(history_scratch_, total);
-  const std::span<const Contact> old(scratch_.data(), std::min(old_pairs, scratch_.size()));
+  const std::span<const CarriedHistory> old(carried_.data(), old_pairs);
   const PairHistory* old_history = pair_history && pair_history_current && pair_history->size() >= old.size() ? pair_history->data() : nullptr;
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     const std::vector<CandidatePair>& found = pair_found_[chunk];
     if (found.empty()) return;
-    auto first_not_less = [](const Contact& c, std::uint64_t key) { return c.key < key; };
+    auto first_not_less = [](const CarriedHistory& c, std::uint64_t key) { return c.key < key; };
     std::size_t j = std::size_t(std::lower_bound(old.begin(), old.end(), found[0].key, first_not_less) - old.begin());
     for (std::size_t m = 0; m < found.size(); ++m) {
       const CandidatePair& f = found[m];
@@ -641,10 +657,13 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   if (rebuild && before_rebuild) before_rebuild();
   if (contacts.size() < pair_count_) valid_ = false;  // not the list that went with this detector
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
+  std::span<const Contact> old_tail;  // last step's wall contacts
   if (rebuild) {
     if (settings.any_periodic()) check_periodic(p, settings);  // at rebuilds only: O(N), serial
-    rebuild_pairs(p, settings, contacts, old_pairs, pair_history, pair_history_current);  // the previous list moves to scratch_
+    old_tail = rebuild_pairs(p, settings, contacts, old_pairs, pair_history, pair_history_current);
     plane_lists_valid_ = false;
+  } else {
+    old_tail = std::span<const Contact>(contacts).subspan(old_pairs);
   }
   if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);
 
@@ -665,9 +684,6 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
     wall_particles_.clear();
   } else {
     find_wall_contacts(p, walls);
-    const std::vector<Contact>& previous = rebuild ? scratch_ : contacts;
-    const std::span<const Contact> old_tail =
-        std::span<const Contact>(previous).subspan(std::min(old_pairs, previous.size()));
     write_wall_contacts(contacts, old_tail, !rebuild);
   }
   stats_.candidates = pair_count_;

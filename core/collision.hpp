@@ -94,7 +94,7 @@ class ContactDetector {
     std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) + pair_particles_.capacity() * sizeof(std::int32_t) +
                         wall_particles_.capacity() * sizeof(std::uint32_t) +
                         history_scratch_.capacity() * sizeof(PairHistory) +
-                        (scratch_.capacity() + old_walls_.capacity()) * sizeof(Contact) +
+                        carried_.capacity() * sizeof(CarriedHistory) + old_walls_.capacity() * sizeof(Contact) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
                         plane_particle_.capacity() * sizeof(std::uint32_t) +
                         (id_order_.capacity() + cell_index_.capacity() + cell_start_.capacity() +
@@ -150,8 +150,10 @@ class ContactDetector {
   struct CellGrid;  ///< the cell grid of a rebuild (collision.cpp)
 
   // The candidate rebuild and its stages (collision.cpp).
-  void rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
-                     std::size_t old_pairs, std::vector<PairHistory>* pair_history, bool pair_history_current);
+  std::span<const Contact> rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings,
+                                         std::vector<Contact>& contacts, std::size_t old_pairs,
+                                         std::vector<PairHistory>* pair_history, bool pair_history_current);
+  std::span<const Contact> carry_aside(const std::vector<Contact>& contacts, std::size_t old_pairs);
   CellGrid grid_for(const ParticleStore& particles, const CollisionSettings& settings) const;
   void sort_into_cells(const ParticleStore& particles, const CellGrid& grid);
   void find_candidates(const ParticleStore& particles, const CollisionSettings& settings, const CellGrid& grid);
@@ -175,13 +177,13 @@ class ContactDetector {
   std::size_t pair_count_ = 0;
   double skin_ = 0;
   CollisionStats stats_;
-  // The list before a rebuild (candidates, then last step's wall contacts); between rebuilds an
-  // outdated list whose storage the next rebuild reuses (its size is kept: no reconstruction).
-  std::vector<Contact> scratch_;
+  // The previous candidates' keys and history at a rebuild (their records are overwritten by the new
+  // list); between rebuilds outdated, its storage kept for the next.
+  std::vector<CarriedHistory> carried_;
   std::vector<std::int32_t> pair_particles_;  ///< pair_particles()
   std::vector<std::uint32_t> wall_particles_;  ///< wall_particles()
   std::vector<PairHistory> history_scratch_;  ///< the new pair history while the previous one is read
-  std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed (their history)
+  std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed or at a rebuild (their history)
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)
   std::vector<std::uint32_t> cell_index_, cell_start_, cell_fill_;  ///< grid of the last rebuild
   Grid grid_;                                        ///< particles by cell
