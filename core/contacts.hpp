@@ -109,6 +109,7 @@ struct CarriedHistory {
         tangential_spring(c.tangential_spring), rolling_spring(c.rolling_spring), tangent(c.tangent), lambda(c.lambda) {}
   CarriedHistory() = default;
 };
+static_assert(sizeof(CarriedHistory) == 152);
 
 /// What a contact remembers from step to step: `c` takes `previous`'s history (same key), one step older.
 /// `previous` is a Contact or a CarriedHistory.
