@@ -16,7 +16,7 @@
 // on a shared machine it shrugs off steps that another tenant disturbed, but it also leaves out the
 // rarer steps that rebuild the candidate list), contacts_per_particle (touching particle-particle
 // pairs x 2 / N: the coordination number Z, LIGGGHTS 4.78 / 5.05), collision/forces/integrate
-// (world.timers per particle-step), bytes_per_particle (particles + contacts with their deferred state + detector + stepper
+// (world.timers per particle-step), bytes_per_particle (particles + contacts with their model history, if any, and deferred state + detector + stepper
 // buffers, by capacity, / N), rebuilds (candidate-list rebuilds during the timed steps).
 //
 // BM_sdem_bed_scaling alternates batches of steps on one and on two threads in one run and reports the
@@ -227,7 +227,8 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["forces"] = world.timers.forces * per;
   state.counters["integrate"] = world.timers.integrate * per;
   state.counters["bytes_per_particle"] =
-      double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.deferred_contacts().history) +
+      double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.model_history()) +
+             bytes(world.deferred_contacts().history) +
              bytes(world.deferred_contacts().force) + world.detector.memory_bytes() + stepper.memory_bytes()) / n;
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <variant>
 
 #include <tbb/blocked_range.h>
@@ -123,15 +124,17 @@ struct ContactDetector::CellGrid {
 // contacts) over the previous list, whose history carry_aside copies first. Returns last step's wall
 // contacts, copied aside (the caller carries the wall history from them). Parallel over fixed particle
 // chunks; the result does not depend on the thread count.
-std::span<const Contact> ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
-                                                        std::vector<Contact>& contacts, std::size_t old_pairs,
-                                                        std::vector<PairHistory>* pair_history, bool pair_history_current) {
+ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
+                                                         std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+                                                         std::size_t old_pairs, std::vector<PairHistory>* pair_history,
+                                                         bool pair_history_current) {
   ++stats_.rebuilds;
   reference_position_ = p.position;
   valid_ = true;
-  const std::span<const Contact> old_tail = carry_aside(contacts, old_pairs);
+  const OldWalls old_tail = carry_aside(contacts, model, old_pairs);
   if (p.size() == 0) {
     contacts.clear();
+    if (model) model->clear();
     pair_particles_.clear();
     if (pair_history) pair_history->clear();
     pair_count_ = 0;
@@ -140,24 +143,38 @@ std::span<const Contact> ContactDetector::rebuild_pairs(const ParticleStore& p, 
   const CellGrid grid = grid_for(p, settings);
   sort_into_cells(p, grid);
   find_candidates(p, settings, grid);
-  write_candidates(p, contacts, old_pairs, pair_history, pair_history_current);
+  write_candidates(p, contacts, model, old_pairs, pair_history, pair_history_current);
   return old_tail;
 }
 
 // The new list is written over the old one: the previous candidates' keys and history go to carried_
-// (152 of their 256 bytes) and the wall tail to old_walls_ first. Returns the copied tail.
-std::span<const Contact> ContactDetector::carry_aside(const std::vector<Contact>& contacts, std::size_t old_pairs) {
+// (48 of their 136 bytes; their model history to carried_model_) and the wall tail to old_walls_ first.
+// Returns the copied tail.
+ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact>& contacts,
+                                                       const std::vector<ModelHistory>* model, std::size_t old_pairs) {
   resize_with_headroom(carried_, old_pairs);
   const std::size_t tail = contacts.size() - old_pairs;
   if (old_walls_.size() < tail) old_walls_.resize(tail);
+  if (model) {
+    resize_with_headroom(carried_model_, old_pairs);
+    if (old_wall_model_.size() < tail) old_wall_model_.resize(tail);
+  }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, contacts.size(), chunk_size), [&](const auto& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k)
       if (k < old_pairs)
         carried_[k] = CarriedHistory(contacts[k]);
       else
         old_walls_[k - old_pairs] = contacts[k];
+    if (model) {
+      const std::size_t split = std::clamp(old_pairs, r.begin(), r.end());
+      const auto from = model->begin();
+      std::copy(from + std::ptrdiff_t(r.begin()), from + std::ptrdiff_t(split), carried_model_.begin() + std::ptrdiff_t(r.begin()));
+      if (split < r.end())
+        std::copy(from + std::ptrdiff_t(split), from + std::ptrdiff_t(r.end()), old_wall_model_.begin() + std::ptrdiff_t(split - old_pairs));
+    }
   });
-  return {old_walls_.data(), tail};
+  if (!model) return {{old_walls_.data(), tail}, {}};
+  return {{old_walls_.data(), tail}, {old_wall_model_.data(), tail}};
 }
 
 ContactDetector::CellGrid ContactDetector::grid_for(const ParticleStore& p, const CollisionSettings& settings) const {
@@ -329,13 +346,15 @@ void ContactDetector::find_candidates(const ParticleStore& p, const CollisionSet
 }
 
 // The new list at per-chunk offsets, with the history of the previous candidates carried by key.
-void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Contact>& contacts, std::size_t old_pairs,
-                                       std::vector<PairHistory>* pair_history, bool pair_history_current) {
+void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+                                       std::size_t old_pairs, std::vector<PairHistory>* pair_history,
+                                       bool pair_history_current) {
   const std::size_t nchunks = pair_found_.size();
   std::vector<std::size_t> offset(nchunks + 1, 0);
   for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
   const std::size_t total = offset[nchunks];
   if (contacts.size() < total) resize_with_headroom(contacts, total);  // the tail is set by the caller
+  if (model && model->size() < total) resize_with_headroom(*model, total);
   resize_with_headroom(pair_particles_, 2 * total);
   if (pair_history) resize_with_headroom(history_scratch_, total);
   const std::span<const CarriedHistory> old(carried_.data(), old_pairs);
@@ -356,8 +375,11 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
       // the SDEM kernel resets the history of a pair that touched last step and no longer does, and a
       // new pair has none (a narrow phase with pair geometry recomputes it anyway).
       c.overlap = 0;
+      const std::size_t k = offset[chunk] + m;
       while (j < old.size() && old[j].key < f.key) ++j;
-      if (j < old.size() && old[j].key == f.key) {
+      const bool carried = j < old.size() && old[j].key == f.key;
+      if (model) (*model)[k] = carried ? carried_model_[j] : ModelHistory{};
+      if (carried) {
         take_history(c, old[j]);  // as carry_history
         c.overlap = old[j].overlap;
         if (old_history) {  // the records' lag behind
@@ -365,7 +387,6 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
           c.tangential_spring = old_history[j].tangential_spring;
         }
       }
-      const std::size_t k = offset[chunk] + m;
       contacts[k] = c;
       pair_particles_[2 * k] = c.a, pair_particles_[2 * k + 1] = c.b;
       if (pair_history) history_scratch_[k] = {c.overlap, c.tangential_spring};
@@ -570,8 +591,9 @@ void ContactDetector::sort_wall_records() {
 // place: geometry overwritten, force cleared, age incremented, history left where it is. Otherwise a
 // fresh contact is written for each record (the old tail first copied aside when it lies in the list).
 // Parallel over the segments; each writes its own range of the tail.
-void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts,
-                                          std::span<const Contact> old_tail, bool tail_in_place) {
+void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+                                          OldWalls old, bool tail_in_place) {
+  std::span<const Contact> old_tail = old.records;
   const std::size_t m = wall_offset_.back(), nseg = wall_segment_.size();
   const std::size_t base = pair_count_;
   wall_particles_.resize(2 * m);
@@ -612,12 +634,16 @@ void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts,
   }
   if (tail_in_place) {  // the old tail is about to be overwritten: keep a copy for its history
     if (old_walls_.size() < old_tail.size()) old_walls_.resize(old_tail.size());
+    if (model && old_wall_model_.size() < old_tail.size()) old_wall_model_.resize(old_tail.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, old_tail.size(), wall_chunk_size), [&](const auto& r) {
       std::copy(old_tail.begin() + r.begin(), old_tail.begin() + r.end(), old_walls_.begin() + r.begin());
+      if (model) std::copy(old.model.begin() + r.begin(), old.model.begin() + r.end(), old_wall_model_.begin() + r.begin());
     });
     old_tail = std::span<const Contact>(old_walls_.data(), old_tail.size());
+    if (model) old.model = std::span<const ModelHistory>(old_wall_model_.data(), old_tail.size());
   }
   resize_with_headroom(contacts, base + m);
+  if (model) resize_with_headroom(*model, base + m);
   tbb::parallel_for(std::size_t(0), nseg, [&](std::size_t s) {
     const std::span<const WallRecord> records = wall_segment_[s];
     auto first_not_less = [](const Contact& c, std::uint64_t key) { return c.key < key; };
@@ -635,14 +661,16 @@ void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts,
       c.overlap = w.overlap;
       c.effective_radius = w.radius;
       while (j < old_tail.size() && old_tail[j].key < w.key) ++j;
-      if (j < old_tail.size() && old_tail[j].key == w.key) take_history(c, old_tail[j]);  // as carry_history
+      const bool carried = j < old_tail.size() && old_tail[j].key == w.key;
+      if (carried) take_history(c, old_tail[j]);  // as carry_history
+      if (model) (*model)[base + e - 1] = carried ? old.model[j] : ModelHistory{};
       *out++ = c;
     }
   });
 }
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
-                             std::vector<Contact>& contacts, bool pair_geometry,
+                             std::vector<Contact>& contacts, std::vector<ModelHistory>* model, bool pair_geometry,
                              const std::function<void()>& before_rebuild, std::vector<PairHistory>* pair_history,
                              bool pair_history_current) {
   // Default skin: 10 % of the mean radius.
@@ -655,15 +683,18 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   }
   const bool rebuild = needs_rebuild(p, settings) || contacts.size() < pair_count_;
   if (rebuild && before_rebuild) before_rebuild();
+  if (model && model->size() != contacts.size())
+    throw std::logic_error("ContactDetector::update: the model history is not parallel to the contacts");
   if (contacts.size() < pair_count_) valid_ = false;  // not the list that went with this detector
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
-  std::span<const Contact> old_tail;  // last step's wall contacts
+  OldWalls old_tail;  // last step's wall contacts
   if (rebuild) {
     if (settings.any_periodic()) check_periodic(p, settings);  // at rebuilds only: O(N), serial
-    old_tail = rebuild_pairs(p, settings, contacts, old_pairs, pair_history, pair_history_current);
+    old_tail = rebuild_pairs(p, settings, contacts, model, old_pairs, pair_history, pair_history_current);
     plane_lists_valid_ = false;
   } else {
-    old_tail = std::span<const Contact>(contacts).subspan(old_pairs);
+    old_tail.records = std::span<const Contact>(contacts).subspan(old_pairs);
+    if (model) old_tail.model = std::span<const ModelHistory>(*model).subspan(old_pairs);
   }
   if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);
 
@@ -673,7 +704,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
         Contact& c = contacts[k];
         sphere_sphere(p, settings, c);
-        if (c.overlap <= 0) reset_history(c);  // separated: forget the history
+        if (c.overlap <= 0) reset_history(c, model ? &(*model)[k] : nullptr);  // separated: forget the history
       }
     });
 
@@ -681,10 +712,11 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   // step's wall contacts (the tail of the previous list).
   if (walls.empty() || p.size() == 0) {
     contacts.resize(pair_count_);
+    if (model) model->resize(pair_count_);
     wall_particles_.clear();
   } else {
     find_wall_contacts(p, walls);
-    write_wall_contacts(contacts, old_tail, !rebuild);
+    write_wall_contacts(contacts, model, old_tail, !rebuild);
   }
   stats_.candidates = pair_count_;
   stats_.wall_contacts = contacts.size() - pair_count_;

@@ -1,7 +1,8 @@
 #pragma once
 // Contacts keyed by body pair, persistent across steps: the narrow phase rebuilds the geometric part
-// every step, and `carry_history` copies what a contact remembers (SDEM tangential/rolling springs,
-// NDEM multipliers and tangent frame) from last step's contact with the same key.
+// every step, and `carry_history` copies what a contact remembers (SDEM tangential spring; with a model
+// history, rolling and twisting springs, NDEM multipliers and tangent frame) from last step's contact
+// with the same key.
 //
 // Sign convention (one for the whole engine): `normal` is a unit vector pointing from body b towards
 // body a, and overlap >= 0 means the bodies interpenetrate. A force f = f_n * normal pushes a away
@@ -25,9 +26,9 @@ inline std::uint64_t wall_key(std::uint32_t particle_id, std::uint16_t wall, std
   return (std::uint64_t(particle_id) << 32) | (std::uint64_t(1) << 31) | (std::uint64_t(wall & 0x7fff) << 16) | feature;
 }
 
-/// Laid out for the per-step kernels: what they read and write every step (ids, geometry, tangential
-/// spring, force) fills the first two cache lines; the rest is read only by some models.
-struct alignas(64) Contact {
+/// The persistent record of a contact: ids, geometry, tangential spring and force, in 136 bytes. What
+/// only some contact models remember is kept apart, in a ModelHistory per record (World::model_history).
+struct Contact {
   std::uint64_t key = 0;
   std::int32_t a = 0;        ///< particle index of body a
   std::int32_t b = 0;        ///< particle index of body b, or -1 - wall_index for a wall contact
@@ -37,19 +38,25 @@ struct alignas(64) Contact {
   double effective_radius = 0;  ///< R* = r_a r_b / (r_a + r_b); the particle radius against a wall
   Vec3 tangential_spring = Vec3::Zero(); ///< history: SDEM tangential spring elongation, m
   Vec3 force = Vec3::Zero();  ///< total contact force on a, N (filled by the force/solve stage, for observers)
-
-  // More history (carried from step to step by key):
-  std::uint32_t age = 0;                 ///< steps this contact has existed (0 = new this step)
-  Vec3 rolling_spring = Vec3::Zero();    ///< SDEM rolling spring (relative rotation), rad
-  Vec3 tangent = Vec3::Zero();           ///< NDEM first tangent direction carried with the contact
-  std::array<double, 6> lambda{};        ///< NDEM multipliers: normal, 2 friction, 2 rolling, twisting
-  double twisting_spring = 0;            ///< SDEM twisting spring (relative rotation about the normal), rad
+  std::uint32_t age = 0;      ///< history: steps this contact has existed (0 = new this step)
 
   bool is_wall() const { return b < 0; }
   int wall_index() const { return -1 - b; }
 };
+static_assert(sizeof(Contact) == 136);
 
-/// What the SDEM force stage carries for a pair candidate from step to step, kept outside the 256-byte
+/// The history a contact carries only under some models, parallel to its record: SDEM rolling and
+/// twisting springs, NDEM multipliers and tangent frame. A World holds these only once a stepper that
+/// uses them asked for them (World::keep_model_history); a plain SDEM run holds none.
+struct ModelHistory {
+  Vec3 rolling_spring = Vec3::Zero();    ///< SDEM rolling spring (relative rotation), rad
+  double twisting_spring = 0;            ///< SDEM twisting spring (relative rotation about the normal), rad
+  Vec3 tangent = Vec3::Zero();           ///< NDEM first tangent direction carried with the contact
+  std::array<double, 6> lambda{};        ///< NDEM multipliers: normal, 2 friction, 2 rolling, twisting
+};
+static_assert(sizeof(ModelHistory) == 104);
+
+/// What the SDEM force stage carries for a pair candidate from step to step, kept outside the 136-byte
 /// records (World::deferred_contacts) so that the per-step kernel streams 32 bytes per candidate.
 struct PairHistory {
   double overlap = 0;  ///< at the last force evaluation; > 0: touching, and the spring is kept
@@ -93,38 +100,31 @@ struct DeferredContacts {
 };
 
 /// What a pair candidate hands on at a candidate rebuild: its key, last overlap and history, copied aside
-/// (152 bytes instead of the 256-byte record) while the new list is written over the old one.
+/// (48 bytes instead of the 136-byte record; its ModelHistory, if any, separately) while the new list is
+/// written over the old one.
 struct CarriedHistory {
   std::uint64_t key = 0;
   double overlap = 0;
-  std::uint32_t age = 0;
-  double twisting_spring = 0;
   Vec3 tangential_spring = Vec3::Zero();
-  Vec3 rolling_spring = Vec3::Zero();
-  Vec3 tangent = Vec3::Zero();
-  std::array<double, 6> lambda{};
+  std::uint32_t age = 0;
 
-  explicit CarriedHistory(const Contact& c)
-      : key(c.key), overlap(c.overlap), age(c.age), twisting_spring(c.twisting_spring),
-        tangential_spring(c.tangential_spring), rolling_spring(c.rolling_spring), tangent(c.tangent), lambda(c.lambda) {}
+  explicit CarriedHistory(const Contact& c) : key(c.key), overlap(c.overlap), tangential_spring(c.tangential_spring), age(c.age) {}
   CarriedHistory() = default;
 };
-static_assert(sizeof(CarriedHistory) == 152);
+static_assert(sizeof(CarriedHistory) == 48);
 
-/// What a contact remembers from step to step: `c` takes `previous`'s history (same key), one step older.
-/// `previous` is a Contact or a CarriedHistory.
+/// What a contact remembers from step to step in its record: `c` takes `previous`'s history (same key),
+/// one step older. `previous` is a Contact or a CarriedHistory. The ModelHistory is copied with it.
 template <class Previous>
 void take_history(Contact& c, const Previous& previous) {
   c.age = previous.age + 1;
   c.tangential_spring = previous.tangential_spring;
-  c.rolling_spring = previous.rolling_spring;
-  c.tangent = previous.tangent;
-  c.lambda = previous.lambda;
-  c.twisting_spring = previous.twisting_spring;
 }
 
 /// Copies history from `previous` into `current` where keys match and increments the age. Both must be
-/// sorted by key (the narrow phase produces them so); linear merge.
-void carry_history(std::span<const Contact> previous, std::span<Contact> current);
+/// sorted by key (the narrow phase produces them so); linear merge. The model histories are carried along
+/// when given (each parallel to its list, or both empty).
+void carry_history(std::span<const Contact> previous, std::span<Contact> current,
+                   std::span<const ModelHistory> previous_model = {}, std::span<ModelHistory> current_model = {});
 
 }  // namespace grainlab

@@ -2,6 +2,7 @@
 // lists its members once; ByteWriter and ByteReader walk the same list, so save and load cannot drift.
 #include "core/io/checkpoint.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -58,16 +59,19 @@ struct MaterialMirror {
   std::string a;
   double b, c, d, e, f, g, h;
 };
-struct alignas(64) ContactMirror {
+struct ContactMirror {
   std::uint64_t a;
   std::int32_t b, c;
   Vec3 d, e;
   double f, g;
   Vec3 i, m;
   std::uint32_t h;
-  Vec3 j, k;
-  std::array<double, 6> l;
+};
+struct ModelHistoryMirror {
+  Vec3 j;
   double n;
+  Vec3 k;
+  std::array<double, 6> l;
 };
 struct WallMirror {
   std::string a;
@@ -82,6 +86,7 @@ struct DetectorMirror {
   double d;
   CollisionStats e;
   std::vector<Contact> f, g;     // scratch buffers only: no state between steps
+  std::vector<ModelHistory> fm, gm;
   std::vector<std::int32_t> f0;  // pair particle indices: a copy of the records', cleared by restore()
   std::vector<PairHistory> f00;  // scratch for the pair history at a rebuild
   std::vector<std::uint32_t> f01;  // wall contacts' particle and wall: a copy of the records', cleared by restore()
@@ -110,6 +115,8 @@ struct WorldMirror {
   std::vector<Wall> c;
   std::vector<RigidBody> bodies;
   std::vector<Contact> d;
+  std::vector<ModelHistory> dm;  // saved with the contacts (zero where none is kept)
+  bool dk;                       // not saved: a stepper that needs model history asks for it again
   ContactDetector e;
   CollisionSettings f;
   Gravity g;
@@ -124,6 +131,7 @@ static_assert(sizeof(BodyMember) == sizeof(BodyMemberMirror), "BodyMember change
 static_assert(sizeof(RigidBody) == sizeof(RigidBodyMirror), "RigidBody changed: update body_fields and checkpoint_version");
 static_assert(sizeof(Material) == sizeof(MaterialMirror), "Material changed: update material_fields and checkpoint_version");
 static_assert(sizeof(Contact) == sizeof(ContactMirror), "Contact changed: update contact_fields and checkpoint_version");
+static_assert(sizeof(ModelHistory) == sizeof(ModelHistoryMirror), "ModelHistory changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(Wall) == sizeof(WallMirror), "Wall changed: update wall_fields and checkpoint_version");
 static_assert(sizeof(ContactDetector) == sizeof(DetectorMirror), "ContactDetector changed: update DetectorState and detector_fields");
 static_assert(sizeof(CollisionSettings) == sizeof(double) * 8, "CollisionSettings changed: update settings_fields");
@@ -160,10 +168,10 @@ void material_fields(S& m, F& f) {
   f(m.name); f(m.density); f(m.youngs_modulus); f(m.poisson_ratio); f(m.restitution); f(m.friction);
   f(m.rolling_friction); f(m.twisting_factor);
 }
-template <class S, class F>
-void contact_fields(S& c, F& f) {
+template <class S, class M, class F>
+void contact_fields(S& c, M& m, F& f) {
   f(c.key); f(c.a); f(c.b); f(c.normal); f(c.point); f(c.overlap); f(c.effective_radius); f(c.age);
-  f(c.tangential_spring); f(c.rolling_spring); f(c.tangent); f(c.lambda); f(c.force); f(c.twisting_spring);
+  f(c.tangential_spring); f(m.rolling_spring); f(m.tangent); f(m.lambda); f(c.force); f(m.twisting_spring);
 }
 template <class S, class F>
 void wall_fields_except_shape(S& w, F& f) {
@@ -276,9 +284,10 @@ std::string checkpoint_bytes(const World& world) {
   out.tag("CONT");
   // As synced (World::contact): the SDEM stepper may keep the pair state outside the records.
   out(std::uint64_t(world.contact_count()));
+  const ModelHistory none;
   for (std::size_t k = 0; k < world.contact_count(); ++k) {
     const Contact c = world.contact(k);
-    contact_fields(c, out);
+    contact_fields(c, world.keeps_model_history() ? world.model_history()[k] : none, out);
   }
   out.tag("DETC");
   const DetectorState d = world.detector.state();
@@ -390,7 +399,13 @@ void read_sections(ByteReader& in, World& world, const std::string& source) {
   }
   in.tag("CONT");
   world.contacts().resize(count("contact", 8));
-  for (Contact& c : world.contacts()) contact_fields(c, in);
+  std::vector<ModelHistory> model(world.contacts().size());
+  for (std::size_t k = 0; k < model.size(); ++k) contact_fields(world.contacts()[k], model[k], in);
+  const ModelHistory zero;
+  if (std::any_of(model.begin(), model.end(), [&](const ModelHistory& m) { return std::memcmp(&m, &zero, sizeof m) != 0; })) {
+    world.keep_model_history();
+    world.model_history() = std::move(model);
+  }
   in.tag("DETC");
   DetectorState d;
   std::uint64_t pair_count = 0;

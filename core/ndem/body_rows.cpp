@@ -110,7 +110,7 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
     r.contact = std::uint32_t(ci);
     Vec3 ra = Vec3::Zero(), rb = Vec3::Zero();
     set_sides(world, pb, c, r, ra, rb);
-    set_jacobians(pb, c, ra, rb, r);
+    set_jacobians(pb, c, world.model_history()[ci].tangent, ra, rb, r);
     // Kinematic wall side: its known motion enters as bias (as NdemStepper::setup).
     if (c.is_wall() && r.b.kind == kinematic) set_wall_bias(world.walls[std::size_t(c.wall_index())], c.point, r);
     set_contact_law(world, S, c, r);
@@ -187,9 +187,10 @@ void NdemBodyRows::set_sides(const World& world, const NdemBodies& pb, const Con
 
 // Frame (n, t1 from the carried tangent re-projected on the tangent plane, t2 = n x t1), the six
 // Jacobians G (rows n, t1, t2 linear; t1, t2, n angular) and M^-1 G^T on each side.
-void NdemBodyRows::set_jacobians(const NdemBodies& pb, const Contact& c, const Vec3& ra, const Vec3& rb, Row& r) const {
+void NdemBodyRows::set_jacobians(const NdemBodies& pb, const Contact& c, const Vec3& tangent, const Vec3& ra,
+                                 const Vec3& rb, Row& r) const {
   const Vec3 n = c.normal;
-  Vec3 t1 = c.tangent - c.tangent.dot(n) * n;
+  Vec3 t1 = tangent - tangent.dot(n) * n;
   t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
   const Vec3 t2 = n.cross(t1);
   r.n = n;
@@ -315,9 +316,9 @@ void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBod
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
-      const std::vector<Contact>& contacts = world.contacts();
+      const std::vector<ModelHistory>& model = world.model_history();
       for (Row& r : rows_)
-        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * contacts[r.contact].lambda[k];
+        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * model[r.contact].lambda[k];
       if (S.warm_start != NdemWarmStart::history_normal_only)
         for (Motor& m : motors_) m.lambda = S.warm_start_beta * world.bodies[std::size_t(m.body)].motor_lambda;
       break;
@@ -422,14 +423,16 @@ void NdemBodyRows::integrate(World& world, double dt) {
     B.torque.setZero();
   }
   std::vector<Contact>& contacts = world.contacts();
+  std::vector<ModelHistory>& model = world.model_history();
   for (const Row& r : rows_) {
     Contact& c = contacts[r.contact];
+    ModelHistory& m = model[r.contact];
     double L[6];
     for (int k = 0; k < 6; ++k) {
-      c.lambda[k] = r.lambda[k];
+      m.lambda[k] = r.lambda[k];
       L[k] = r.lambda[k] + r.impulse[k] / (k == 0 ? r.s : 1.0);  // impulses are 0 without an impact stage
     }
-    c.tangent = r.t1;
+    m.tangent = r.t1;
     const Vec3 f = (r.s * L[0] * r.n + L[1] * r.t1 + L[2] * r.t2) / dt;
     const Vec3 tr = (L[3] * r.t1 + L[4] * r.t2 + L[5] * r.n) / dt;
     c.force = f;

@@ -48,7 +48,7 @@ class NdemBodyRows final : public PgsExtraRows {
   void compute_q(const NdemBodies& particles);
   /// v += Dt M^-1 (m g + F_ext + F_motor), w += Dt I^-1 tau_ext for the bodies.
   void prestep(const World& world, double dt);
-  /// lambda_0 per settings.warm_start (history: beta lambda(t - Dt) from Contact::lambda and the bodies'
+  /// lambda_0 per settings.warm_start (history: beta lambda(t - Dt) from ModelHistory::lambda and the bodies'
   /// motor_lambda; model: normal rows from the Hertz law, others 0), then v += M^-1 G^T lambda_0 unless
   /// the variant omits it.
   void warm_start(const World& world, const NdemSettings& settings, NdemBodies& particles);
@@ -99,7 +99,8 @@ class NdemBodyRows final : public PgsExtraRows {
   void set_compliance(const NdemSettings& settings);
   void setup_bodies(World& world, double dt);
   void set_sides(const World& world, const NdemBodies& particles, const Contact& c, Row& r, Vec3& ra, Vec3& rb) const;
-  void set_jacobians(const NdemBodies& particles, const Contact& c, const Vec3& ra, const Vec3& rb, Row& r) const;
+  void set_jacobians(const NdemBodies& particles, const Contact& c, const Vec3& tangent, const Vec3& ra, const Vec3& rb,
+                     Row& r) const;
   void inv_mass_times(const NdemBodies& particles, const Side& s, const Vec3& jl, const Vec3& ja, Vec3& ml, Vec3& ma) const;
   static void set_wall_bias(const Wall& wall, const Vec3& point, Row& r);
   void set_contact_law(const World& world, const NdemSettings& settings, const Contact& c, Row& r);

@@ -196,6 +196,7 @@ void NdemStepper::setup(World& world) {
   body_rows_.setup(world, settings_, bodies_);  // rigid-body contacts go to body_rows_, not to the sphere rows
 
   const std::vector<Contact>& contacts = world.contacts();
+  const std::vector<ModelHistory>& model = world.model_history();
   const std::vector<std::uint32_t> active = active_sphere_contacts(contacts, P, body_rows_);
   NdemRows& R = rows_;
   R.resize(active.size());
@@ -217,7 +218,8 @@ void NdemStepper::setup(World& world) {
     R.a[i] = a;
     R.b[i] = wall ? -1 : c.b;
     const Vec3 n = c.normal;
-    Vec3 t1 = c.tangent - c.tangent.dot(n) * n;  // carried frame, re-projected on the new tangent plane
+    const Vec3& tangent = model[active[i]].tangent;
+    Vec3 t1 = tangent - tangent.dot(n) * n;  // carried frame, re-projected on the new tangent plane
     t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
     const Vec3 t2 = n.cross(t1);
     R.n[i] = n;
@@ -336,10 +338,10 @@ void NdemStepper::warm_start(World& world) {
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
-      const std::vector<Contact>& contacts = world.contacts();
+      const std::vector<ModelHistory>& model = world.model_history();
       for (std::size_t i = 0; i < R.size(); ++i) {
-        const Contact& c = contacts[R.contact[i]];  // new contacts carry lambda = 0
-        for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * c.lambda[r];
+        const ModelHistory& m = model[R.contact[i]];  // new contacts carry lambda = 0
+        for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
       }
       break;
     }
@@ -430,19 +432,21 @@ void NdemStepper::integrate(World& world) {
     w.torque.setZero();
   }
   std::vector<Contact>& contacts = world.contacts();
-  for (Contact& c : contacts) {
-    c.force.setZero();
-    if (!(c.overlap > 0)) c.lambda = {};
+  std::vector<ModelHistory>& model = world.model_history();
+  for (std::size_t k = 0; k < contacts.size(); ++k) {
+    contacts[k].force.setZero();
+    if (!(contacts[k].overlap > 0)) model[k].lambda = {};
   }
   const NdemRows& R = rows_;
   for (std::size_t i = 0; i < R.size(); ++i) {
     Contact& c = contacts[R.contact[i]];
+    ModelHistory& m = model[R.contact[i]];
     double L[6];
     for (int r = 0; r < 6; ++r) {
-      c.lambda[r] = R.lambda[r][i];
+      m.lambda[r] = R.lambda[r][i];
       L[r] = R.lambda[r][i] + (had_impact_ ? impact_impulse_[r][i] / (r == 0 ? R.scale[i] : 1.0) : 0.0);
     }
-    c.tangent = R.t1[i];
+    m.tangent = R.t1[i];
     const Vec3 f = (R.scale[i] * L[0] * R.n[i] + L[1] * R.t1[i] + L[2] * R.t2[i]) / dt;
     const Vec3 tr = (L[3] * R.t1[i] + L[4] * R.t2[i] + L[5] * R.n[i]) / dt;
     c.force = f;
@@ -469,6 +473,7 @@ void NdemStepper::step(World& world) {
 void NdemStepper::advance(World& world) {
   settings_.validate();
   const double dt = settings_.time_step;
+  world.keep_model_history();  // the multipliers (warm start) and tangent frames
   world.detect_contacts();
   const bool reduce = settings_.reduction.enabled;
   auto t0 = Clock::now();

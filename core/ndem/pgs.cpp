@@ -282,6 +282,9 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
 // loop (with -march=x86-64-v3 GCC contracts to FMA differently in the two loops: last bits differ).
 // Either way deterministic: which loop runs never depends on the thread count. Only for contacts that
 // share no body (a colour chunk). GCC vector extensions; lanes = 2 doubles.
+// sphere_sweep_pairs is one function of about 115 lines on purpose, as the SDEM lane kernel is: it is
+// sphere_sweep + block_update written once in lanes, stage for stage, to be read side by side with them;
+// the single row template of docs/ndem_row_model.md is to generate both.
 typedef double V2 __attribute__((vector_size(16)));
 
 inline V2 v2(double x0, double x1) { return V2{x0, x1}; }

@@ -146,8 +146,9 @@ inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, do
 
 // Rolling- and twisting-resistance torque on a (contact_law.hpp); out of line, the common case has neither.
 // Both springs are k = kr_factor k_t R*^2 with damping 2 zeta_r sqrt(I k) (one setting for the two).
-[[gnu::noinline]] inline Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, Contact& c,
-                                                const Vec3& w_rel, double kt, double fn, double dt) {
+// Their springs are in the contact's model history `m`.
+[[gnu::noinline]] inline Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, const Contact& c,
+                                                ModelHistory& m, const Vec3& w_rel, double kt, double fn, double dt) {
   const Vec3& n = c.normal;
   const double r_eff = c.effective_radius;
   const double kr = k.kr_factor * kt * r_eff * r_eff;
@@ -160,14 +161,14 @@ inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, do
       return p.inv_inertia[i] == 0 ? 0.0 : 1.0 / (p.inertia[i] + p.mass[i] * p.radius[i] * p.radius[i]);
     };
     const double inv_i_r = inv_contact_inertia(c.a) + (wall ? 0.0 : inv_contact_inertia(c.b));
-    tau = rolling_torque(c.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
+    tau = rolling_torque(m.rolling_spring, n, w_roll, kr, k.rolling_damping * std::sqrt(kr / inv_i_r),
                          k.rolling_friction * r_eff * fn, dt);
   }
   if (k.twisting_factor > 0) {
     // Twisting inertia: 1 / sum 1/I (the axis, the normal, passes through the centres).
     const double inv_i_t = p.inv_inertia[c.a] + (wall ? 0.0 : p.inv_inertia[c.b]);
     const double gamma = inv_i_t > 0 ? k.rolling_damping * std::sqrt(kr / inv_i_t) : 0.0;
-    tau += twisting_torque(c.twisting_spring, w_rel.dot(n), kr, gamma, k.twisting_factor * k.friction * r_eff * fn, dt) * n;
+    tau += twisting_torque(m.twisting_spring, w_rel.dot(n), kr, gamma, k.twisting_factor * k.friction * r_eff * fn, dt) * n;
   }
   return tau;
 }
@@ -186,7 +187,7 @@ inline void no_wrench(Contact& c, PairWrench& out, double la, double lb) {
 /// rolling-resistance torque on a (zero without rolling resistance); b receives its opposite.
 template <SdemNormalLaw law>
 Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
-                 const SdemPairCoefficients* table, double dt, Contact& c, PairWrench& out) {
+                 const SdemPairCoefficients* table, double dt, Contact& c, ModelHistory* model, PairWrench& out) {
   // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
   // cannot prove that the contact does not alias the particle arrays and would reload them after each
   // store. The geometry is pair_geometry's, spelled out on S3.
@@ -208,7 +209,7 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
     // History is forgotten on separation; a pair that did not touch last step has none (the detector
     // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
-    if (!(d > 0) && c.overlap > 0) reset_history(c);
+    if (!(d > 0) && c.overlap > 0) reset_history(c, model);
     store_geometry();
     no_wrench(c, out, la, lb);
     return Vec3::Zero();
@@ -225,7 +226,7 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   force.store(out.force);
   n.cross(force).store(out.n_cross_f);
   out.la = la, out.lb = lb;
-  return k.rolling ? rolling_torque_of(p, table[k.table], c, (wa - wb).vec(), t.kt, t.fn, dt) : Vec3::Zero();
+  return k.rolling ? rolling_torque_of(p, table[k.table], c, *model, (wa - wb).vec(), t.kt, t.fn, dt) : Vec3::Zero();
 }
 
 /// Four records of four doubles from four lane vectors: record i = {r0[i], r1[i], r2[i], r3[i]}.
@@ -257,7 +258,7 @@ template <SdemNormalLaw law, bool plain, bool shared>
 [[gnu::always_inline]] inline void pair_wrench_lanes_impl(const ParticleStore& p, const CollisionSettings& cs,
                                                           const SdemCandidateConstants& kc, std::size_t k0, double dt,
                                                           const std::int32_t* ab, PairHistory* h, PairWrench* out,
-                                                          Vec3* force_out, Contact* records) {
+                                                          Vec3* force_out, Contact* records, ModelHistory* model) {
   const int a0 = ab[0], a1 = ab[2], a2 = ab[4], a3 = ab[6];
   const int b0 = ab[1], b1 = ab[3], b2 = ab[5], b3 = ab[7];
   auto particle = [&](const std::vector<Vec3>& v, bool side_a) __attribute__((always_inline)) {
@@ -302,7 +303,7 @@ template <SdemNormalLaw law, bool plain, bool shared>
   auto forget_separating = [&]() __attribute__((always_inline)) {
     if (any(separating))
       for (int i = 0; i < lane_count; ++i)
-        if (separating[i]) reset_history(records[i]), h[i].tangential_spring.setZero();
+        if (separating[i]) reset_history(records[i], model ? model + i : nullptr), h[i].tangential_spring.setZero();
   };
   auto store_overlap = [&]() __attribute__((always_inline)) {
     for (int i = 0; i < lane_count; ++i) h[i].overlap = d[i];
@@ -363,24 +364,24 @@ template <SdemNormalLaw law, bool plain, bool shared>
 
 /// Lane kernel for candidates k0..k0+3 (see the file comment): particle indices ab[0..7] (a, b of each),
 /// history h[0..3], wrench out[0..3], force on a force_out[0..3], records[0..3] (touched only to reset the
-/// history on separation).
+/// history on separation) and their model history model[0..3] (null when the World keeps none).
 /// The caller sends groups with rolling resistance to pair_wrench instead.
 template <SdemNormalLaw law>
 void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,
                        std::size_t k0, double dt, const std::int32_t* ab, PairHistory* h, PairWrench* out,
-                       Vec3* force_out, Contact* records) {
+                       Vec3* force_out, Contact* records, ModelHistory* model) {
   std::uint32_t group_flags;
   std::memcpy(&group_flags, &kc.flags[k0], sizeof group_flags);
   const bool plain = group_flags == 0x01010101u * SdemCandidateConstants::movable;
   if (kc.shared_rows) {
     if (plain)
-      pair_wrench_lanes_impl<law, true, true>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
+      pair_wrench_lanes_impl<law, true, true>(p, cs, kc, k0, dt, ab, h, out, force_out, records, model);
     else
-      pair_wrench_lanes_impl<law, false, true>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
+      pair_wrench_lanes_impl<law, false, true>(p, cs, kc, k0, dt, ab, h, out, force_out, records, model);
   } else if (plain) {
-    pair_wrench_lanes_impl<law, true, false>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
+    pair_wrench_lanes_impl<law, true, false>(p, cs, kc, k0, dt, ab, h, out, force_out, records, model);
   } else {
-    pair_wrench_lanes_impl<law, false, false>(p, cs, kc, k0, dt, ab, h, out, force_out, records);
+    pair_wrench_lanes_impl<law, false, false>(p, cs, kc, k0, dt, ab, h, out, force_out, records, model);
   }
 }
 

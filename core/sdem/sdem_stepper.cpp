@@ -110,6 +110,9 @@ void SdemStepper::prepare(const World& world) {
                                                       world.pair_overrides.find(int(i), int(j)));
   material_count_ = n;
   overrides_revision_ = world.pair_overrides.revision();
+  needs_model_history_ = std::any_of(pair_table_.begin(), pair_table_.end(), [](const SdemPairCoefficients& c) {
+    return c.rolling_friction > 0 || c.twisting_factor > 0;
+  });
   adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
 }
 
@@ -126,7 +129,7 @@ void SdemStepper::build_adjacency(World& world) {
   if (load_history) deferred.history.resize(pairs);
   if (rebuild) pair_index_.resize(2 * pairs);
   // After a rebuild World holds the history (mirrors_records: nobody had the records to change since)
-  // and the detector the particle indices; otherwise one pass over the 256-byte records. Everything
+  // and the detector the particle indices; otherwise one pass over the 136-byte records. Everything
   // after it reads the compact pair_index_.
   const std::vector<std::int32_t>& indices = world.detector.pair_particles();
   const bool indices_current = !load_history && indices.size() == 2 * pairs;
@@ -444,6 +447,8 @@ void SdemStepper::step(World& world) {
 
 void SdemStepper::advance(World& world) {
   const double dt = settings_.time_step;
+  prepare(world);
+  if (needs_model_history_) world.keep_model_history();  // the rolling and twisting springs
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
     world.detect_contacts(false);  // pair geometry: fused into the force stage
     const KickDrift kd{dt, dt, world.gravity.at(world.time)};

@@ -9,7 +9,7 @@
 //      contact is computed in its particle's gather (step 3), before the particle moves. A pair
 //      candidate computes its geometry and its wrench in one pass (core/sdem/pair_kernels.hpp, four
 //      candidates at a time in SIMD lanes, groups fixed by index); its overlap and tangential spring live
-//      in World::deferred_contacts() (32 bytes instead of the 256-byte record, written into the records,
+//      in World::deferred_contacts() (32 bytes instead of the 136-byte record, written into the records,
 //      with its force, by World::sync_contacts()); its wrench is a 64-byte PairWrench in a
 //      slot that the gathers read (assign_wrench_slots: a ring per region for the groups that only that
 //      region reads, so that the wrenches stay in the caches). Groups with rolling resistance work on the
@@ -291,6 +291,7 @@ class SdemStepper : public Stepper {
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
+  bool needs_model_history_ = false;  ///< some pair has rolling or twisting resistance
   std::uint64_t overrides_revision_ = 0;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
   std::size_t max_species_ = 16;

@@ -7,7 +7,7 @@
 //  - then the touching wall contacts (overlap > 0) of every particle with every wall through
 //    collide_sphere, sorted by key (stable), history carried by key from last step's wall contacts.
 // The scenes move the particles randomly (small steps and, now and then, jumps that force a rebuild),
-// stamp distinct history values on every contact between steps, and cover static planes (candidate
+// stamp distinct history values on every contact (and on its model history, when kept) between steps, and cover static planes (candidate
 // lists) alone or with a moving plane, a polygonal cylinder with several features per particle, permuted ids
 // (the ids no longer follow the particle order), periodic axes with 1, 2 and many cells, and 1 and 2
 // threads. The comparison is exact (==): the detector must construct the same list, not a close one.
@@ -17,6 +17,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <span>
 
 #include <tbb/global_control.h>
 
@@ -33,6 +34,13 @@ struct SceneSpec {
   bool permute_ids = false;
   bool cylinder = false;   ///< add a hexagonal capped cylinder (several features per particle)
   bool moving_plane = true;  ///< add a moving plane (else only static planes: their candidate lists alone)
+  bool model_history = true;  ///< the World keeps a model history per contact
+};
+
+/// A contact of the reference list with its model history (zero when the World keeps none).
+struct Entry {
+  Contact c;
+  ModelHistory m;
 };
 
 World make_scene(const SceneSpec& s, unsigned seed) {
@@ -47,6 +55,7 @@ World make_scene(const SceneSpec& s, unsigned seed) {
     w.particles.id = ids;
   }
   w.collision.skin = 0.0005;
+  if (s.model_history) w.keep_model_history();
   if (s.periodic_axis >= 0) {
     w.collision.set_periodic(s.periodic_axis, 0, s.box);
   }
@@ -75,11 +84,19 @@ World make_scene(const SceneSpec& s, unsigned seed) {
 }
 
 // The documented list for the current positions, from the previous list (and its pair count).
-std::vector<Contact> reference_list(const World& w, const std::vector<Contact>& previous, std::size_t previous_pairs,
-                                    bool rebuild, std::size_t& pairs) {
+std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& previous, std::size_t previous_pairs,
+                                  bool rebuild, std::size_t& pairs) {
   const ParticleStore& p = w.particles;
   const CollisionSettings& s = w.collision;
-  std::vector<Contact> list;
+  std::vector<Contact> previous_contacts, list;
+  std::vector<ModelHistory> previous_model, model;
+  for (const Entry& e : previous) previous_contacts.push_back(e.c), previous_model.push_back(e.m);
+  // carry_history on the records and on their model history, with spans of equal length
+  auto carry = [](std::span<const Contact> from, std::span<const ModelHistory> from_model, std::vector<Contact>& to,
+                  std::vector<ModelHistory>& to_model) {
+    to_model.assign(to.size(), ModelHistory{});
+    carry_history(from, to, from_model, to_model);
+  };
   if (rebuild) {
     for (std::size_t i = 0; i < p.size(); ++i)
       for (std::size_t j = i + 1; j < p.size(); ++j) {
@@ -94,13 +111,15 @@ std::vector<Contact> reference_list(const World& w, const std::vector<Contact>& 
         list.push_back(c);
       }
     std::sort(list.begin(), list.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-    carry_history(std::span<const Contact>(previous).first(previous_pairs), list);
+    carry(std::span<const Contact>(previous_contacts).first(previous_pairs),
+          std::span<const ModelHistory>(previous_model).first(previous_pairs), list, model);
   } else {
-    list.assign(previous.begin(), previous.begin() + std::ptrdiff_t(previous_pairs));
+    list.assign(previous_contacts.begin(), previous_contacts.begin() + std::ptrdiff_t(previous_pairs));
+    model.assign(previous_model.begin(), previous_model.begin() + std::ptrdiff_t(previous_pairs));
   }
-  for (Contact& c : list) {
-    sphere_sphere(p, s, c);
-    if (c.overlap <= 0) reset_history(c);
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    sphere_sphere(p, s, list[k]);
+    if (list[k].overlap <= 0) reset_history(list[k], &model[k]);
   }
   pairs = list.size();
   std::vector<Contact> walls;
@@ -123,27 +142,43 @@ std::vector<Contact> reference_list(const World& w, const std::vector<Contact>& 
       }
     }
   std::stable_sort(walls.begin(), walls.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-  carry_history(std::span<const Contact>(previous).subspan(previous_pairs), walls);
+  std::vector<ModelHistory> wall_model;
+  carry(std::span<const Contact>(previous_contacts).subspan(previous_pairs),
+        std::span<const ModelHistory>(previous_model).subspan(previous_pairs), walls, wall_model);
   list.insert(list.end(), walls.begin(), walls.end());
-  return list;
+  model.insert(model.end(), wall_model.begin(), wall_model.end());
+  std::vector<Entry> entries;
+  for (std::size_t k = 0; k < list.size(); ++k) entries.push_back({list[k], model[k]});
+  return entries;
 }
 
-bool same(const Contact& x, const Contact& y) {
-  return x.key == y.key && x.a == y.a && x.b == y.b && x.normal == y.normal && x.point == y.point &&
-         x.overlap == y.overlap && x.effective_radius == y.effective_radius &&
-         x.tangential_spring == y.tangential_spring && x.force == y.force && x.age == y.age &&
-         x.rolling_spring == y.rolling_spring && x.tangent == y.tangent && x.lambda == y.lambda;
+bool same(const ModelHistory& x, const ModelHistory& y) {
+  return x.rolling_spring == y.rolling_spring && x.twisting_spring == y.twisting_spring && x.tangent == y.tangent &&
+         x.lambda == y.lambda;
+}
+bool same(const Entry& x, const Entry& y) {
+  return x.c.key == y.c.key && x.c.a == y.c.a && x.c.b == y.c.b && x.c.normal == y.c.normal && x.c.point == y.c.point &&
+         x.c.overlap == y.c.overlap && x.c.effective_radius == y.c.effective_radius &&
+         x.c.tangential_spring == y.c.tangential_spring && x.c.force == y.c.force && x.c.age == y.c.age && same(x.m, y.m);
 }
 
 // Runs `steps` detector updates on the scene and checks every list against the reference. Returns the
 // last list (for the thread-count comparison), the number of rebuilds and the most wall contacts seen.
-std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int steps, std::uint64_t& rebuilds,
-                                     std::size_t& wall_contacts) {
+// The World's list as entries (model history zero where it keeps none).
+std::vector<Entry> entries_of(World& w) {
+  std::vector<Entry> out;
+  for (std::size_t k = 0; k < w.contacts().size(); ++k)
+    out.push_back({w.contacts()[k], w.keeps_model_history() ? w.model_history()[k] : ModelHistory{}});
+  return out;
+}
+
+std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps, std::uint64_t& rebuilds,
+                                   std::size_t& wall_contacts) {
   tbb::global_control control(tbb::global_control::max_allowed_parallelism, threads);
   World w = make_scene(spec, 5);
   std::mt19937 rng(17);
   std::uniform_real_distribution<double> jiggle(-0.2, 0.2);
-  std::vector<Contact> previous;
+  std::vector<Entry> previous;
   std::size_t previous_pairs = 0;
   std::vector<Vec3> reference_position;
   const double skin = w.collision.skin;
@@ -155,14 +190,16 @@ std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int ste
       rebuild = periodic_delta(w.particles.position[i] - reference_position[i], w.collision).squaredNorm() > 0.25 * skin * skin;
     if (rebuild) reference_position = w.particles.position;
     std::size_t pairs = 0;
-    const std::vector<Contact> expected = reference_list(w, previous, previous_pairs, rebuild, pairs);
+    const std::vector<Entry> expected = reference_list(w, previous, previous_pairs, rebuild, pairs);
     const std::uint64_t rebuilds_before = w.detector.stats().rebuilds;
     w.detect_contacts();
     BOOST_TEST_REQUIRE((w.detector.stats().rebuilds - rebuilds_before == (rebuild ? 1u : 0u)), "step " << step);
     BOOST_TEST_REQUIRE(w.pair_contact_count() == pairs, "step " << step);
     BOOST_TEST_REQUIRE(w.contacts().size() == expected.size(), "step " << step);
+    BOOST_TEST_REQUIRE(w.model_history().size() == (spec.model_history ? expected.size() : 0u), "step " << step);
+    const std::vector<Entry> got = entries_of(w);
     std::size_t mismatches = 0;
-    for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(w.contacts()[k], expected[k]);
+    for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(got[k], expected[k]);
     BOOST_TEST_REQUIRE(mismatches == 0u, "step " << step << ": " << mismatches << " contacts differ");
     wall_contacts = std::max(wall_contacts, w.contacts().size() - pairs);
 
@@ -171,12 +208,15 @@ std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int ste
       Contact& c = w.contacts()[k];
       const double tag = double(step) + 1e-3 * double(k);
       c.tangential_spring = Vec3(tag, double(c.key % 1013), 1);
-      c.rolling_spring = Vec3(2, tag, 3);
-      c.tangent = Vec3(tag, 0, 1);
       c.force = Vec3(0, tag, 0);
-      for (std::size_t m = 0; m < c.lambda.size(); ++m) c.lambda[m] = tag + double(m);
+      if (!spec.model_history) continue;
+      ModelHistory& m = w.model_history()[k];
+      m.rolling_spring = Vec3(2, tag, 3);
+      m.twisting_spring = -tag;
+      m.tangent = Vec3(tag, 0, 1);
+      for (std::size_t r = 0; r < m.lambda.size(); ++r) m.lambda[r] = tag + double(r);
     }
-    previous = w.contacts();
+    previous = entries_of(w);
     previous_pairs = w.pair_contact_count();
     // Mostly small moves (the wall set changes a little), every fifth step a jump of some particles
     // (a rebuild), every seventh step nothing (the wall set stays: the in-place path).
@@ -190,7 +230,7 @@ std::vector<Contact> run_and_compare(const SceneSpec& spec, int threads, int ste
     w.wrap_periodic();
   }
   rebuilds = w.detector.stats().rebuilds;
-  return w.contacts();
+  return entries_of(w);
 }
 
 void check_scene(const SceneSpec& spec) {
@@ -217,6 +257,10 @@ BOOST_AUTO_TEST_CASE(planes_and_cylinder) { check_scene({.cylinder = true}); }
 BOOST_AUTO_TEST_CASE(permuted_ids) { check_scene({.permute_ids = true, .cylinder = true}); }
 
 BOOST_AUTO_TEST_CASE(static_planes_only) { check_scene({.moving_plane = false}); }
+
+// A plain SDEM world keeps no model history: the records alone follow the same semantics.
+BOOST_AUTO_TEST_CASE(without_model_history) { check_scene({.cylinder = true, .model_history = false}); }
+BOOST_AUTO_TEST_CASE(without_model_history_many_wall_contacts) { check_scene({.n = 2500, .model_history = false}); }
 
 BOOST_AUTO_TEST_CASE(static_planes_only_permuted_ids) { check_scene({.permute_ids = true, .moving_plane = false}); }
 

@@ -10,13 +10,15 @@
 namespace grainlab::test {
 
 inline void toy_step(World& w, double dt) {
+  w.keep_model_history();  // the checkpoint carries it: give it something to carry
   w.detect_contacts();
   auto& p = w.particles;
   p.clear_forces();
   const Vec3 g = w.gravity.at(w.time);
   for (std::size_t i = 0; i < p.size(); ++i) p.force[i] += p.mass[i] * g;
   const double k = 2e3, damping = 0.5, mu = 0.4;
-  for (Contact& c : w.contacts()) {
+  for (std::size_t ci = 0; ci < w.contacts().size(); ++ci) {
+    Contact& c = w.contacts()[ci];
     if (c.overlap <= 0) continue;
     const Vec3 va = p.velocity[c.a] + p.angular_velocity[c.a].cross(c.point - p.position[c.a]);
     const Vec3 vb = c.is_wall() ? w.walls[c.wall_index()].velocity_at(c.point)
@@ -33,7 +35,7 @@ inline void toy_step(World& w, double dt) {
       c.tangential_spring = -ft / k;
     }
     c.force = fn * c.normal + ft;
-    c.lambda[0] = fn * dt;
+    w.model_history()[ci].lambda[0] = fn * dt;
     p.force[c.a] += c.force;
     p.torque[c.a] += (c.point - p.position[c.a]).cross(ft);
     if (!c.is_wall()) {
