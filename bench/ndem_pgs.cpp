@@ -7,7 +7,7 @@
 //   ns_per_contact_iter  solve wall seconds / (contacts * N_it)  (warm start + PGS; impact stage off)
 //   cpu_ns_per_contact_iter  the same from thread CPU time (the step's CPU time x the solve's wall share)
 //   setup_ms, detect_ms  constraint set-up and contact detection per step
-//   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact) + sizeof(ModelHistory),
+//   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact) + sizeof(MultiplierHistory),
 //   packed_bytes_per_contact / _per_wall_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp:
 //   particle pairs, walls and other general contacts, bodies)
 // Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
@@ -109,7 +109,7 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
   state.counters["packed_bytes_per_body"] = double(pgs_packed_bytes_per_body);
-  state.counters["contact_bytes"] = double(sizeof(Contact) + sizeof(ModelHistory));  // NDEM keeps a model history
+  state.counters["contact_bytes"] = double(sizeof(Contact) + sizeof(MultiplierHistory));  // NDEM keeps its multipliers
   state.counters["colours"] = ndem.stats().colours;
   state.counters["impacting"] = double(ndem.stats().impacting);
   state.counters["impact_its"] = ndem.stats().impact_iterations_used;
@@ -185,7 +185,7 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
     R.mu_roll[i] = mp.rolling_friction * c.effective_radius;
     R.mu_twist[i] = mp.twisting_factor * mp.friction * c.effective_radius;
     R.rolling = R.rolling || R.mu_roll[i] > 0 || R.mu_twist[i] > 0;
-    const ModelHistory m = w.keeps_model_history() ? w.model_history()[active[i]] : ModelHistory{};
+    const MultiplierHistory m = w.model_history().multipliers_kept ? w.model_history().multipliers[active[i]] : MultiplierHistory{};
     for (int r = 0; r < 6; ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
   }
   for (std::size_t i = 0; i < R.size(); ++i) {

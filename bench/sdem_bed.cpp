@@ -227,7 +227,7 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["forces"] = world.timers.forces * per;
   state.counters["integrate"] = world.timers.integrate * per;
   state.counters["bytes_per_particle"] =
-      double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.model_history()) +
+      double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.model_history().springs) + bytes(world.model_history().multipliers) +
              bytes(world.deferred_contacts().history) +
              bytes(world.deferred_contacts().force) + world.detector.memory_bytes() + stepper.memory_bytes()) / n;
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);

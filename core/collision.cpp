@@ -125,7 +125,7 @@ struct ContactDetector::CellGrid {
 // contacts, copied aside (the caller carries the wall history from them). Parallel over fixed particle
 // chunks; the result does not depend on the thread count.
 ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p, const CollisionSettings& settings,
-                                                         std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+                                                         std::vector<Contact>& contacts, ModelHistory* model,
                                                          std::size_t old_pairs, std::vector<PairHistory>* pair_history,
                                                          bool pair_history_current) {
   ++stats_.rebuilds;
@@ -134,7 +134,7 @@ ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p,
   const OldWalls old_tail = carry_aside(contacts, model, old_pairs);
   if (p.size() == 0) {
     contacts.clear();
-    if (model) model->clear();
+    if (model) model->each([](auto& column) { column.clear(); });
     pair_particles_.clear();
     if (pair_history) pair_history->clear();
     pair_count_ = 0;
@@ -151,13 +151,17 @@ ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p,
 // (48 of their 136 bytes; their model history to carried_model_) and the wall tail to old_walls_ first.
 // Returns the copied tail.
 ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact>& contacts,
-                                                       const std::vector<ModelHistory>* model, std::size_t old_pairs) {
+                                                       const ModelHistory* model, std::size_t old_pairs) {
   resize_with_headroom(carried_, old_pairs);
   const std::size_t tail = contacts.size() - old_pairs;
   if (old_walls_.size() < tail) old_walls_.resize(tail);
   if (model) {
-    resize_with_headroom(carried_model_, old_pairs);
-    if (old_wall_model_.size() < tail) old_wall_model_.resize(tail);
+    for (ModelHistory* h : {&carried_model_, &old_wall_model_})
+      h->springs_kept = model->springs_kept, h->multipliers_kept = model->multipliers_kept;
+    carried_model_.each([&](auto& column) { resize_with_headroom(column, old_pairs); });
+    old_wall_model_.each([&](auto& column) {
+      if (column.size() < tail) column.resize(tail);
+    });
   }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, contacts.size(), chunk_size), [&](const auto& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k)
@@ -167,14 +171,17 @@ ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact
         old_walls_[k - old_pairs] = contacts[k];
     if (model) {
       const std::size_t split = std::clamp(old_pairs, r.begin(), r.end());
-      const auto from = model->begin();
-      std::copy(from + std::ptrdiff_t(r.begin()), from + std::ptrdiff_t(split), carried_model_.begin() + std::ptrdiff_t(r.begin()));
+      ModelHistory::zip(carried_model_, *model, [&](auto& to, const auto& from) {
+        std::copy(from.begin() + std::ptrdiff_t(r.begin()), from.begin() + std::ptrdiff_t(split), to.begin() + std::ptrdiff_t(r.begin()));
+      });
       if (split < r.end())
-        std::copy(from + std::ptrdiff_t(split), from + std::ptrdiff_t(r.end()), old_wall_model_.begin() + std::ptrdiff_t(split - old_pairs));
+        ModelHistory::zip(old_wall_model_, *model, [&](auto& to, const auto& from) {
+          std::copy(from.begin() + std::ptrdiff_t(split), from.begin() + std::ptrdiff_t(r.end()),
+                    to.begin() + std::ptrdiff_t(split - old_pairs));
+        });
     }
   });
-  if (!model) return {{old_walls_.data(), tail}, {}};
-  return {{old_walls_.data(), tail}, {old_wall_model_.data(), tail}};
+  return {{old_walls_.data(), tail}, model ? &old_wall_model_ : nullptr, 0};
 }
 
 ContactDetector::CellGrid ContactDetector::grid_for(const ParticleStore& p, const CollisionSettings& settings) const {
@@ -346,7 +353,7 @@ void ContactDetector::find_candidates(const ParticleStore& p, const CollisionSet
 }
 
 // The new list at per-chunk offsets, with the history of the previous candidates carried by key.
-void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Contact>& contacts, ModelHistory* model,
                                        std::size_t old_pairs, std::vector<PairHistory>* pair_history,
                                        bool pair_history_current) {
   const std::size_t nchunks = pair_found_.size();
@@ -354,7 +361,10 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
   for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
   const std::size_t total = offset[nchunks];
   if (contacts.size() < total) resize_with_headroom(contacts, total);  // the tail is set by the caller
-  if (model && model->size() < total) resize_with_headroom(*model, total);
+  if (model)
+    model->each([&](auto& column) {
+      if (column.size() < total) resize_with_headroom(column, total);
+    });
   resize_with_headroom(pair_particles_, 2 * total);
   if (pair_history) resize_with_headroom(history_scratch_, total);
   const std::span<const CarriedHistory> old(carried_.data(), old_pairs);
@@ -378,7 +388,10 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
       const std::size_t k = offset[chunk] + m;
       while (j < old.size() && old[j].key < f.key) ++j;
       const bool carried = j < old.size() && old[j].key == f.key;
-      if (model) (*model)[k] = carried ? carried_model_[j] : ModelHistory{};
+      if (model)
+        ModelHistory::zip(*model, carried_model_, [&](auto& to, const auto& from) {
+          to[k] = carried ? from[j] : std::decay_t<decltype(from[j])>{};
+        });
       if (carried) {
         take_history(c, old[j]);  // as carry_history
         c.overlap = old[j].overlap;
@@ -591,7 +604,7 @@ void ContactDetector::sort_wall_records() {
 // place: geometry overwritten, force cleared, age incremented, history left where it is. Otherwise a
 // fresh contact is written for each record (the old tail first copied aside when it lies in the list).
 // Parallel over the segments; each writes its own range of the tail.
-void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts, ModelHistory* model,
                                           OldWalls old, bool tail_in_place) {
   std::span<const Contact> old_tail = old.records;
   const std::size_t m = wall_offset_.back(), nseg = wall_segment_.size();
@@ -634,16 +647,25 @@ void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts, std::v
   }
   if (tail_in_place) {  // the old tail is about to be overwritten: keep a copy for its history
     if (old_walls_.size() < old_tail.size()) old_walls_.resize(old_tail.size());
-    if (model && old_wall_model_.size() < old_tail.size()) old_wall_model_.resize(old_tail.size());
+    if (model) {
+      old_wall_model_.springs_kept = model->springs_kept, old_wall_model_.multipliers_kept = model->multipliers_kept;
+      old_wall_model_.each([&](auto& column) {
+        if (column.size() < old_tail.size()) column.resize(old_tail.size());
+      });
+    }
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, old_tail.size(), wall_chunk_size), [&](const auto& r) {
       std::copy(old_tail.begin() + r.begin(), old_tail.begin() + r.end(), old_walls_.begin() + r.begin());
-      if (model) std::copy(old.model.begin() + r.begin(), old.model.begin() + r.end(), old_wall_model_.begin() + r.begin());
+      if (model)
+        ModelHistory::zip(old_wall_model_, *old.model, [&](auto& to, const auto& from) {
+          const auto first = from.begin() + std::ptrdiff_t(old.model_offset);
+          std::copy(first + std::ptrdiff_t(r.begin()), first + std::ptrdiff_t(r.end()), to.begin() + std::ptrdiff_t(r.begin()));
+        });
     });
     old_tail = std::span<const Contact>(old_walls_.data(), old_tail.size());
-    if (model) old.model = std::span<const ModelHistory>(old_wall_model_.data(), old_tail.size());
+    if (model) old.model = &old_wall_model_, old.model_offset = 0;
   }
   resize_with_headroom(contacts, base + m);
-  if (model) resize_with_headroom(*model, base + m);
+  if (model) model->each([&](auto& column) { resize_with_headroom(column, base + m); });
   tbb::parallel_for(std::size_t(0), nseg, [&](std::size_t s) {
     const std::span<const WallRecord> records = wall_segment_[s];
     auto first_not_less = [](const Contact& c, std::uint64_t key) { return c.key < key; };
@@ -663,14 +685,17 @@ void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts, std::v
       while (j < old_tail.size() && old_tail[j].key < w.key) ++j;
       const bool carried = j < old_tail.size() && old_tail[j].key == w.key;
       if (carried) take_history(c, old_tail[j]);  // as carry_history
-      if (model) (*model)[base + e - 1] = carried ? old.model[j] : ModelHistory{};
+      if (model)
+        ModelHistory::zip(*model, *old.model, [&](auto& to, const auto& from) {
+          to[base + e - 1] = carried ? from[old.model_offset + j] : std::decay_t<decltype(from[j])>{};
+        });
       *out++ = c;
     }
   });
 }
 
 void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& walls, const CollisionSettings& settings,
-                             std::vector<Contact>& contacts, std::vector<ModelHistory>* model, bool pair_geometry,
+                             std::vector<Contact>& contacts, ModelHistory* model, bool pair_geometry,
                              const std::function<void()>& before_rebuild, std::vector<PairHistory>* pair_history,
                              bool pair_history_current) {
   // Default skin: 10 % of the mean radius.
@@ -683,8 +708,11 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   }
   const bool rebuild = needs_rebuild(p, settings) || contacts.size() < pair_count_;
   if (rebuild && before_rebuild) before_rebuild();
-  if (model && model->size() != contacts.size())
-    throw std::logic_error("ContactDetector::update: the model history is not parallel to the contacts");
+  if (model)
+    model->each([&](const auto& column) {
+      if (column.size() != contacts.size())
+        throw std::logic_error("ContactDetector::update: the model history is not parallel to the contacts");
+    });
   if (contacts.size() < pair_count_) valid_ = false;  // not the list that went with this detector
   const std::size_t old_pairs = std::min(pair_count_, contacts.size());
   OldWalls old_tail;  // last step's wall contacts
@@ -694,7 +722,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
     plane_lists_valid_ = false;
   } else {
     old_tail.records = std::span<const Contact>(contacts).subspan(old_pairs);
-    if (model) old_tail.model = std::span<const ModelHistory>(*model).subspan(old_pairs);
+    if (model) old_tail.model = model, old_tail.model_offset = old_pairs;
   }
   if (!plane_lists_valid_ || !static_planes_unchanged(walls)) build_plane_lists(p, walls);
 
@@ -704,7 +732,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
         Contact& c = contacts[k];
         sphere_sphere(p, settings, c);
-        if (c.overlap <= 0) reset_history(c, model ? &(*model)[k] : nullptr);  // separated: forget the history
+        if (c.overlap <= 0) reset_history(c, model, k);  // separated: forget the history
       }
     });
 
@@ -712,7 +740,7 @@ void ContactDetector::update(const ParticleStore& p, const std::vector<Wall>& wa
   // step's wall contacts (the tail of the previous list).
   if (walls.empty() || p.size() == 0) {
     contacts.resize(pair_count_);
-    if (model) model->resize(pair_count_);
+    if (model) model->each([&](auto& column) { column.resize(pair_count_); });
     wall_particles_.clear();
   } else {
     find_wall_contacts(p, walls);

@@ -65,8 +65,8 @@ struct DetectorState {
 class ContactDetector {
  public:
   /// Updates `contacts` for the current positions (see file comment). Returns nothing; `pair_count()`
-  /// tells where the wall contacts start. `model`, when given, is the contacts' model history, one per
-  /// record: it is carried, reset and resized with them.
+  /// tells where the wall contacts start. `model`, when given, is the contacts' model history: its kept
+  /// columns are carried, reset and resized with the records.
   /// With `pair_geometry` false the pair candidates keep last step's geometry: the caller computes it
   /// (sphere_sphere) and resets the history of separated pairs itself, fused with its own pass over the
   /// pairs (the SDEM force kernel does; one pass over the contact list instead of two).
@@ -76,7 +76,7 @@ class ContactDetector {
   /// back from the 136-byte records). With `pair_history_current` it also holds the previous
   /// candidates' (the records' lag behind), and the rebuild carries them from there.
   void update(const ParticleStore& particles, const std::vector<Wall>& walls, const CollisionSettings& settings,
-              std::vector<Contact>& contacts, std::vector<ModelHistory>* model, bool pair_geometry = true,
+              std::vector<Contact>& contacts, ModelHistory* model, bool pair_geometry = true,
               const std::function<void()>& before_rebuild = {}, std::vector<PairHistory>* pair_history = nullptr,
               bool pair_history_current = false);
   /// Particle indices a, b of pair candidate k at 2k and 2k + 1, as of the last rebuild (empty after
@@ -96,7 +96,7 @@ class ContactDetector {
                         wall_particles_.capacity() * sizeof(std::uint32_t) +
                         history_scratch_.capacity() * sizeof(PairHistory) +
                         carried_.capacity() * sizeof(CarriedHistory) + old_walls_.capacity() * sizeof(Contact) +
-                        (carried_model_.capacity() + old_wall_model_.capacity()) * sizeof(ModelHistory) +
+                        model_bytes(carried_model_) + model_bytes(old_wall_model_) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
                         plane_particle_.capacity() * sizeof(std::uint32_t) +
                         (id_order_.capacity() + cell_index_.capacity() + cell_start_.capacity() +
@@ -150,21 +150,26 @@ class ContactDetector {
   };
 
   struct CellGrid;  ///< the cell grid of a rebuild (collision.cpp)
-  /// Last step's wall contacts and their model history (empty without one), sorted by key.
+  /// Last step's wall contacts, sorted by key, and their model history (null without one; wall e's at
+  /// index model_offset + e of its columns).
   struct OldWalls {
     std::span<const Contact> records;
-    std::span<const ModelHistory> model;
+    const ModelHistory* model = nullptr;
+    std::size_t model_offset = 0;
   };
+  static std::size_t model_bytes(const ModelHistory& h) {
+    return h.springs.capacity() * sizeof(SpringHistory) + h.multipliers.capacity() * sizeof(MultiplierHistory);
+  }
 
   // The candidate rebuild and its stages (collision.cpp).
   OldWalls rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
-                         std::vector<ModelHistory>* model, std::size_t old_pairs, std::vector<PairHistory>* pair_history,
+                         ModelHistory* model, std::size_t old_pairs, std::vector<PairHistory>* pair_history,
                          bool pair_history_current);
-  OldWalls carry_aside(const std::vector<Contact>& contacts, const std::vector<ModelHistory>* model, std::size_t old_pairs);
+  OldWalls carry_aside(const std::vector<Contact>& contacts, const ModelHistory* model, std::size_t old_pairs);
   CellGrid grid_for(const ParticleStore& particles, const CollisionSettings& settings) const;
   void sort_into_cells(const ParticleStore& particles, const CellGrid& grid);
   void find_candidates(const ParticleStore& particles, const CollisionSettings& settings, const CellGrid& grid);
-  void write_candidates(const ParticleStore& particles, std::vector<Contact>& contacts, std::vector<ModelHistory>* model,
+  void write_candidates(const ParticleStore& particles, std::vector<Contact>& contacts, ModelHistory* model,
                         std::size_t old_pairs, std::vector<PairHistory>* pair_history, bool pair_history_current);
   // The wall contact search and its stages (collision.cpp).
   void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
@@ -173,7 +178,7 @@ class ContactDetector {
   bool wall_chunks_in_key_order() const;
   void segment_wall_chunks();
   void sort_wall_records();
-  void write_wall_contacts(std::vector<Contact>& contacts, std::vector<ModelHistory>* model, OldWalls old_tail,
+  void write_wall_contacts(std::vector<Contact>& contacts, ModelHistory* model, OldWalls old_tail,
                            bool tail_in_place);
   bool needs_rebuild(const ParticleStore& particles, const CollisionSettings& settings) const;
   bool static_planes_unchanged(const std::vector<Wall>& walls) const;
@@ -187,12 +192,12 @@ class ContactDetector {
   // The previous candidates' keys and history at a rebuild (their records are overwritten by the new
   // list); between rebuilds outdated, its storage kept for the next.
   std::vector<CarriedHistory> carried_;
-  std::vector<ModelHistory> carried_model_;  ///< their model history, when kept
+  ModelHistory carried_model_;  ///< their model history, when kept
   std::vector<std::int32_t> pair_particles_;  ///< pair_particles()
   std::vector<std::uint32_t> wall_particles_;  ///< wall_particles()
   std::vector<PairHistory> history_scratch_;  ///< the new pair history while the previous one is read
   std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed or at a rebuild (their history)
-  std::vector<ModelHistory> old_wall_model_;  ///< their model history, when kept
+  ModelHistory old_wall_model_;  ///< their model history, when kept
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)
   std::vector<std::uint32_t> cell_index_, cell_start_, cell_fill_;  ///< grid of the last rebuild
   Grid grid_;                                        ///< particles by cell
@@ -258,11 +263,11 @@ inline void sphere_sphere(const ParticleStore& p, const CollisionSettings& setti
   pair_geometry(p, settings, c.a, c.b).store(c);
 }
 
-/// Forgets what a pair remembers once it no longer touches (`model`: its model history, when kept).
-inline void reset_history(Contact& c, ModelHistory* model = nullptr) {
+/// Forgets what pair k remembers once it no longer touches (`model`: the list's model history, if any).
+inline void reset_history(Contact& c, ModelHistory* model = nullptr, std::size_t k = 0) {
   c.age = 0;
   c.tangential_spring.setZero();
-  if (model) *model = ModelHistory{};
+  if (model) model->reset(k);
 }
 
 }  // namespace grainlab

@@ -45,16 +45,45 @@ struct Contact {
 };
 static_assert(sizeof(Contact) == 136);
 
-/// The history a contact carries only under some models, parallel to its record: SDEM rolling and
-/// twisting springs, NDEM multipliers and tangent frame. A World holds these only once a stepper that
-/// uses them asked for them (World::keep_model_history); a plain SDEM run holds none.
-struct ModelHistory {
-  Vec3 rolling_spring = Vec3::Zero();    ///< SDEM rolling spring (relative rotation), rad
-  double twisting_spring = 0;            ///< SDEM twisting spring (relative rotation about the normal), rad
-  Vec3 tangent = Vec3::Zero();           ///< NDEM first tangent direction carried with the contact
-  std::array<double, 6> lambda{};        ///< NDEM multipliers: normal, 2 friction, 2 rolling, twisting
+/// SDEM rolling and twisting springs of a contact (kept when some pair has those resistances).
+struct SpringHistory {
+  Vec3 rolling_spring = Vec3::Zero();  ///< relative rolling rotation, rad
+  double twisting_spring = 0;          ///< relative rotation about the normal, rad
 };
-static_assert(sizeof(ModelHistory) == 104);
+static_assert(sizeof(SpringHistory) == 32);
+
+/// NDEM multipliers and tangent frame of a contact (kept once an NDEM stepper ran).
+struct MultiplierHistory {
+  Vec3 tangent = Vec3::Zero();     ///< first tangent direction carried with the contact
+  std::array<double, 6> lambda{};  ///< normal, 2 friction, 2 rolling, twisting
+};
+static_assert(sizeof(MultiplierHistory) == 72);
+
+/// The history a contact carries only under some models, kept apart from the records: a column per
+/// model part, parallel to the contact list (index k is contact k's) once a stepper that uses it asked
+/// for it (World::keep_springs, World::keep_multipliers), empty before. A plain SDEM run keeps none.
+struct ModelHistory {
+  std::vector<SpringHistory> springs;
+  std::vector<MultiplierHistory> multipliers;
+  bool springs_kept = false, multipliers_kept = false;
+
+  bool any_kept() const { return springs_kept || multipliers_kept; }
+  /// f(column) for each kept column of `to`, with the same column of `from` (f(to_column, from_column)).
+  template <class To, class From, class F>
+  static void zip(To& to, From& from, F&& f) {
+    if (from.springs_kept) f(to.springs, from.springs);
+    if (from.multipliers_kept) f(to.multipliers, from.multipliers);
+  }
+  /// f(column) for each kept column.
+  template <class F>
+  void each(F&& f) {
+    zip(*this, *this, [&](auto& column, auto&) { f(column); });
+  }
+  /// Contact k forgets its model history.
+  void reset(std::size_t k) {
+    each([&](auto& column) { column[k] = {}; });
+  }
+};
 
 /// What the SDEM force stage carries for a pair candidate from step to step, kept outside the 136-byte
 /// records (World::deferred_contacts) so that the per-step kernel streams 32 bytes per candidate.
@@ -100,8 +129,8 @@ struct DeferredContacts {
 };
 
 /// What a pair candidate hands on at a candidate rebuild: its key, last overlap and history, copied aside
-/// (48 bytes instead of the 136-byte record; its ModelHistory, if any, separately) while the new list is
-/// written over the old one.
+/// (48 bytes instead of the 136-byte record; its model history, if kept, separately) while the new list
+/// is written over the old one.
 struct CarriedHistory {
   std::uint64_t key = 0;
   double overlap = 0;
@@ -114,7 +143,7 @@ struct CarriedHistory {
 static_assert(sizeof(CarriedHistory) == 48);
 
 /// What a contact remembers from step to step in its record: `c` takes `previous`'s history (same key),
-/// one step older. `previous` is a Contact or a CarriedHistory. The ModelHistory is copied with it.
+/// one step older. `previous` is a Contact or a CarriedHistory. The model history is copied beside it.
 template <class Previous>
 void take_history(Contact& c, const Previous& previous) {
   c.age = previous.age + 1;
@@ -122,9 +151,9 @@ void take_history(Contact& c, const Previous& previous) {
 }
 
 /// Copies history from `previous` into `current` where keys match and increments the age. Both must be
-/// sorted by key (the narrow phase produces them so); linear merge. The model histories are carried along
-/// when given (each parallel to its list, or both empty).
+/// sorted by key (the narrow phase produces them so); linear merge. With `previous_model` (parallel to
+/// `previous`), `current_model` gets its kept columns, parallel to `current`.
 void carry_history(std::span<const Contact> previous, std::span<Contact> current,
-                   std::span<const ModelHistory> previous_model = {}, std::span<ModelHistory> current_model = {});
+                   const ModelHistory* previous_model = nullptr, ModelHistory* current_model = nullptr);
 
 }  // namespace grainlab

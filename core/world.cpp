@@ -52,7 +52,7 @@ void World::detect_contacts(bool pair_geometry) {
   const std::uint64_t rebuilds = detector.stats().rebuilds;
   const bool history_ahead = !pair_geometry && deferred_.records_stale && deferred_.history.size() == pair_contact_count();
   detector.update(
-      particles, walls, collision, contacts_, keep_model_history_ ? &model_history_ : nullptr, pair_geometry,
+      particles, walls, collision, contacts_, model_history_.any_kept() ? &model_history_ : nullptr, pair_geometry,
       [this, history_ahead] {
         if (deferred_.records_stale && !history_ahead) write_deferred(/*history_only=*/true);
         deferred_.mirrors_records = false;

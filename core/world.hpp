@@ -77,19 +77,24 @@ class World {
   /// The records as they are, for the detector and the steppers (no sync).
   std::vector<Contact>& contact_records() { return contacts_; }
 
-  /// The model history of each contact, parallel to the records (index k is contact k's), or empty when
-  /// no stepper asked for it: rolling and twisting springs (SDEM with those resistances) and the NDEM
-  /// multipliers and tangent frame. The detector carries and resets it with the records; it is not
-  /// deferred, so it needs no sync.
-  std::vector<ModelHistory>& model_history() { return model_history_; }
-  const std::vector<ModelHistory>& model_history() const { return model_history_; }
-  bool keeps_model_history() const { return keep_model_history_; }
-  /// From now on the contacts keep a model history (zero for every present contact: no stepper has
-  /// written one). Called by the steppers whose contact model needs it.
-  void keep_model_history() {
-    if (keep_model_history_) return;
-    keep_model_history_ = true;
-    model_history_.assign(contacts_.size(), ModelHistory{});
+  /// The contacts' model history: a column per model part, parallel to the records (index k is contact
+  /// k's) once a stepper asked for it, empty before: `springs` (SDEM rolling and twisting resistance) and
+  /// `multipliers` (NDEM). The detector carries and resets it with the records; it is not deferred, so
+  /// it needs no sync.
+  ModelHistory& model_history() { return model_history_; }
+  const ModelHistory& model_history() const { return model_history_; }
+  /// From now on the contacts keep their springs (zero for every present contact: no stepper has
+  /// written them). Called by the SDEM stepper when some pair has rolling or twisting resistance.
+  void keep_springs() {
+    if (model_history_.springs_kept) return;
+    model_history_.springs_kept = true;
+    model_history_.springs.assign(contacts_.size(), SpringHistory{});
+  }
+  /// The same for the NDEM multipliers and tangent frames (called by the NDEM stepper).
+  void keep_multipliers() {
+    if (model_history_.multipliers_kept) return;
+    model_history_.multipliers_kept = true;
+    model_history_.multipliers.assign(contacts_.size(), MultiplierHistory{});
   }
   DeferredContacts& deferred_contacts() { return deferred_; }
   const DeferredContacts& deferred_contacts() const { return deferred_; }
@@ -124,8 +129,7 @@ class World {
   std::size_t deferred_pairs() const;
   [[noreturn]] void throw_stale_contacts() const;
   std::vector<Contact> contacts_;
-  std::vector<ModelHistory> model_history_;
-  bool keep_model_history_ = false;
+  ModelHistory model_history_;
   DeferredContacts deferred_;
 };
 

@@ -67,9 +67,11 @@ struct ContactMirror {
   Vec3 i, m;
   std::uint32_t h;
 };
-struct ModelHistoryMirror {
+struct SpringHistoryMirror {
   Vec3 j;
   double n;
+};
+struct MultiplierHistoryMirror {
   Vec3 k;
   std::array<double, 6> l;
 };
@@ -86,7 +88,7 @@ struct DetectorMirror {
   double d;
   CollisionStats e;
   std::vector<Contact> f, g;     // scratch buffers only: no state between steps
-  std::vector<ModelHistory> fm, gm;
+  ModelHistory fm, gm;
   std::vector<std::int32_t> f0;  // pair particle indices: a copy of the records', cleared by restore()
   std::vector<PairHistory> f00;  // scratch for the pair history at a rebuild
   std::vector<std::uint32_t> f01;  // wall contacts' particle and wall: a copy of the records', cleared by restore()
@@ -115,8 +117,7 @@ struct WorldMirror {
   std::vector<Wall> c;
   std::vector<RigidBody> bodies;
   std::vector<Contact> d;
-  std::vector<ModelHistory> dm;  // saved with the contacts (zero where none is kept)
-  bool dk;                       // not saved: a stepper that needs model history asks for it again
+  ModelHistory dm;  // saved with the contacts (zero where a column is not kept)
   ContactDetector e;
   CollisionSettings f;
   Gravity g;
@@ -131,7 +132,9 @@ static_assert(sizeof(BodyMember) == sizeof(BodyMemberMirror), "BodyMember change
 static_assert(sizeof(RigidBody) == sizeof(RigidBodyMirror), "RigidBody changed: update body_fields and checkpoint_version");
 static_assert(sizeof(Material) == sizeof(MaterialMirror), "Material changed: update material_fields and checkpoint_version");
 static_assert(sizeof(Contact) == sizeof(ContactMirror), "Contact changed: update contact_fields and checkpoint_version");
-static_assert(sizeof(ModelHistory) == sizeof(ModelHistoryMirror), "ModelHistory changed: update contact_fields and checkpoint_version");
+static_assert(sizeof(SpringHistory) == sizeof(SpringHistoryMirror), "SpringHistory changed: update contact_fields and checkpoint_version");
+static_assert(sizeof(MultiplierHistory) == sizeof(MultiplierHistoryMirror),
+              "MultiplierHistory changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(Wall) == sizeof(WallMirror), "Wall changed: update wall_fields and checkpoint_version");
 static_assert(sizeof(ContactDetector) == sizeof(DetectorMirror), "ContactDetector changed: update DetectorState and detector_fields");
 static_assert(sizeof(CollisionSettings) == sizeof(double) * 8, "CollisionSettings changed: update settings_fields");
@@ -168,10 +171,10 @@ void material_fields(S& m, F& f) {
   f(m.name); f(m.density); f(m.youngs_modulus); f(m.poisson_ratio); f(m.restitution); f(m.friction);
   f(m.rolling_friction); f(m.twisting_factor);
 }
-template <class S, class M, class F>
-void contact_fields(S& c, M& m, F& f) {
+template <class S, class H, class M, class F>
+void contact_fields(S& c, H& s, M& m, F& f) {
   f(c.key); f(c.a); f(c.b); f(c.normal); f(c.point); f(c.overlap); f(c.effective_radius); f(c.age);
-  f(c.tangential_spring); f(m.rolling_spring); f(m.tangent); f(m.lambda); f(c.force); f(m.twisting_spring);
+  f(c.tangential_spring); f(s.rolling_spring); f(m.tangent); f(m.lambda); f(c.force); f(s.twisting_spring);
 }
 template <class S, class F>
 void wall_fields_except_shape(S& w, F& f) {
@@ -284,10 +287,13 @@ std::string checkpoint_bytes(const World& world) {
   out.tag("CONT");
   // As synced (World::contact): the SDEM stepper may keep the pair state outside the records.
   out(std::uint64_t(world.contact_count()));
-  const ModelHistory none;
+  const ModelHistory& model = world.model_history();
+  const SpringHistory no_springs;
+  const MultiplierHistory no_multipliers;
   for (std::size_t k = 0; k < world.contact_count(); ++k) {
     const Contact c = world.contact(k);
-    contact_fields(c, world.keeps_model_history() ? world.model_history()[k] : none, out);
+    contact_fields(c, model.springs_kept ? model.springs[k] : no_springs,
+                   model.multipliers_kept ? model.multipliers[k] : no_multipliers, out);
   }
   out.tag("DETC");
   const DetectorState d = world.detector.state();
@@ -399,13 +405,16 @@ void read_sections(ByteReader& in, World& world, const std::string& source) {
   }
   in.tag("CONT");
   world.contacts().resize(count("contact", 8));
-  std::vector<ModelHistory> model(world.contacts().size());
-  for (std::size_t k = 0; k < model.size(); ++k) contact_fields(world.contacts()[k], model[k], in);
-  const ModelHistory zero;
-  if (std::any_of(model.begin(), model.end(), [&](const ModelHistory& m) { return std::memcmp(&m, &zero, sizeof m) != 0; })) {
-    world.keep_model_history();
-    world.model_history() = std::move(model);
-  }
+  std::vector<SpringHistory> springs(world.contacts().size());
+  std::vector<MultiplierHistory> multipliers(springs.size());
+  for (std::size_t k = 0; k < springs.size(); ++k) contact_fields(world.contacts()[k], springs[k], multipliers[k], in);
+  // A column is kept when it holds anything (a stepper that needs it asks for it again, zero-filled).
+  auto nonzero = [](const auto& column) {
+    const std::decay_t<decltype(column[0])> zero;
+    return std::any_of(column.begin(), column.end(), [&](const auto& x) { return std::memcmp(&x, &zero, sizeof x) != 0; });
+  };
+  if (nonzero(springs)) world.keep_springs(), world.model_history().springs = std::move(springs);
+  if (nonzero(multipliers)) world.keep_multipliers(), world.model_history().multipliers = std::move(multipliers);
   in.tag("DETC");
   DetectorState d;
   std::uint64_t pair_count = 0;

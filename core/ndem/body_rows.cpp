@@ -110,7 +110,7 @@ void NdemBodyRows::setup(World& world, const NdemSettings& S, const NdemBodies& 
     r.contact = std::uint32_t(ci);
     Vec3 ra = Vec3::Zero(), rb = Vec3::Zero();
     set_sides(world, pb, c, r, ra, rb);
-    set_jacobians(pb, c, world.model_history()[ci].tangent, ra, rb, r);
+    set_jacobians(pb, c, world.model_history().multipliers[ci].tangent, ra, rb, r);
     // Kinematic wall side: its known motion enters as bias (as NdemStepper::setup).
     if (c.is_wall() && r.b.kind == kinematic) set_wall_bias(world.walls[std::size_t(c.wall_index())], c.point, r);
     set_contact_law(world, S, c, r);
@@ -316,7 +316,7 @@ void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBod
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
-      const std::vector<ModelHistory>& model = world.model_history();
+      const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
       for (Row& r : rows_)
         for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * model[r.contact].lambda[k];
       if (S.warm_start != NdemWarmStart::history_normal_only)
@@ -423,10 +423,10 @@ void NdemBodyRows::integrate(World& world, double dt) {
     B.torque.setZero();
   }
   std::vector<Contact>& contacts = world.contacts();
-  std::vector<ModelHistory>& model = world.model_history();
+  std::vector<MultiplierHistory>& model = world.model_history().multipliers;
   for (const Row& r : rows_) {
     Contact& c = contacts[r.contact];
-    ModelHistory& m = model[r.contact];
+    MultiplierHistory& m = model[r.contact];
     double L[6];
     for (int k = 0; k < 6; ++k) {
       m.lambda[k] = r.lambda[k];

@@ -48,7 +48,7 @@ class NdemBodyRows final : public PgsExtraRows {
   void compute_q(const NdemBodies& particles);
   /// v += Dt M^-1 (m g + F_ext + F_motor), w += Dt I^-1 tau_ext for the bodies.
   void prestep(const World& world, double dt);
-  /// lambda_0 per settings.warm_start (history: beta lambda(t - Dt) from ModelHistory::lambda and the bodies'
+  /// lambda_0 per settings.warm_start (history: beta lambda(t - Dt) from MultiplierHistory::lambda and the bodies'
   /// motor_lambda; model: normal rows from the Hertz law, others 0), then v += M^-1 G^T lambda_0 unless
   /// the variant omits it.
   void warm_start(const World& world, const NdemSettings& settings, NdemBodies& particles);

@@ -196,7 +196,7 @@ void NdemStepper::setup(World& world) {
   body_rows_.setup(world, settings_, bodies_);  // rigid-body contacts go to body_rows_, not to the sphere rows
 
   const std::vector<Contact>& contacts = world.contacts();
-  const std::vector<ModelHistory>& model = world.model_history();
+  const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
   const std::vector<std::uint32_t> active = active_sphere_contacts(contacts, P, body_rows_);
   NdemRows& R = rows_;
   R.resize(active.size());
@@ -338,9 +338,9 @@ void NdemStepper::warm_start(World& world) {
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
-      const std::vector<ModelHistory>& model = world.model_history();
+      const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
       for (std::size_t i = 0; i < R.size(); ++i) {
-        const ModelHistory& m = model[R.contact[i]];  // new contacts carry lambda = 0
+        const MultiplierHistory& m = model[R.contact[i]];  // new contacts carry lambda = 0
         for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
       }
       break;
@@ -432,7 +432,7 @@ void NdemStepper::integrate(World& world) {
     w.torque.setZero();
   }
   std::vector<Contact>& contacts = world.contacts();
-  std::vector<ModelHistory>& model = world.model_history();
+  std::vector<MultiplierHistory>& model = world.model_history().multipliers;
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     contacts[k].force.setZero();
     if (!(contacts[k].overlap > 0)) model[k].lambda = {};
@@ -440,7 +440,7 @@ void NdemStepper::integrate(World& world) {
   const NdemRows& R = rows_;
   for (std::size_t i = 0; i < R.size(); ++i) {
     Contact& c = contacts[R.contact[i]];
-    ModelHistory& m = model[R.contact[i]];
+    MultiplierHistory& m = model[R.contact[i]];
     double L[6];
     for (int r = 0; r < 6; ++r) {
       m.lambda[r] = R.lambda[r][i];
@@ -473,7 +473,7 @@ void NdemStepper::step(World& world) {
 void NdemStepper::advance(World& world) {
   settings_.validate();
   const double dt = settings_.time_step;
-  world.keep_model_history();  // the multipliers (warm start) and tangent frames
+  world.keep_multipliers();  // warm start and tangent frames
   world.detect_contacts();
   const bool reduce = settings_.reduction.enabled;
   auto t0 = Clock::now();

@@ -4,7 +4,7 @@
 //
 // One step (stages in order, each a member function):
 //   detect      world.detect_contacts(); contacts with overlap <= 0 are not constraints (no margin)
-//   setup       rows: frame (tangent carried in ModelHistory::tangent), Jacobians, s = e_H delta^{e_H-1},
+//   setup       rows: frame (tangent carried in MultiplierHistory::tangent), Jacobians, s = e_H delta^{e_H-1},
 //               Sigma, Upsilon, q_n, D^{-1}, bounds                            [timers.forces]
 //   impact      Newton restitution for contacts approaching faster than v_imp  [timers.solve]
 //   prestep     v = v+ + Dt M^{-1} f_ext
@@ -14,7 +14,7 @@
 //
 // Sign convention: pgs.hpp (and docs/ndem.md). Constraint force on a: (s lambda_n n + lambda_t1 t1 +
 // lambda_t2 t2) / Dt, torque from the lever arms plus (lambda_r1 t1 + lambda_r2 t2 + lambda_rn n) / Dt.
-// The contact's ModelHistory::lambda (World::model_history) holds the continuous-stage multipliers
+// The contact's MultiplierHistory::lambda (World::model_history) holds the continuous-stage multipliers
 // (warm start); impact impulses are added to Contact::force but not stored.
 // Rigid bodies (core/bodies.hpp): contacts touching a body member or an attached wall, and motor rows,
 // are set up, solved (PgsOptions::extra, after the sphere rows in every iteration) and integrated by

@@ -25,7 +25,7 @@ namespace sdem::detail {
 // law; the lever arm is the contact point, and the wall's surface velocity enters the relative velocity.
 template <SdemNormalLaw law>
 void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
-                 std::size_t n_materials, double dt, Contact& c, ModelHistory* model, ContactWrench& out) {
+                 std::size_t n_materials, double dt, Contact& c, ModelHistory* model, std::size_t index, ContactWrench& out) {
   const double d = c.overlap;
   const int a = c.a;
   if (!(d > 0) || p.inv_mass[a] == 0) return no_wrench(c, out);
@@ -39,7 +39,8 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
   const NormalTerms<double> t = normal_terms<law>(k, d, -vn);
   const Vec3 force = t.fn * n + tangential_force(c.tangential_spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
   const Vec3 tau_roll =
-      k.rolling ? rolling_torque_of(p, coeff, c, *model, p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt) : Vec3::Zero();
+      k.rolling ? rolling_torque_of(p, coeff, c, model->springs[index], p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt)
+                : Vec3::Zero();
   c.force = force;
   out.on[0].force = force;
   out.on[0].torque = ra.cross(force) + tau_roll;
@@ -77,7 +78,7 @@ struct SdemStepper::ForcePass {
   const KickDrift* kd;
   ParticleStore& p = world.particles;
   std::vector<Contact>& contacts = world.contact_records();
-  ModelHistory* const model = world.keeps_model_history() ? world.model_history().data() : nullptr;
+  ModelHistory* const model = world.model_history().any_kept() ? &world.model_history() : nullptr;
   std::vector<PairHistory>& history = world.deferred_contacts().history;
   std::vector<Vec3>& force = world.deferred_contacts().force;
   const std::size_t np = p.size();
@@ -135,7 +136,7 @@ struct SdemStepper::ForcePass {
       const std::size_t e = s.wall_entry_[w];
       Contact& c = contacts[pairs + e];
       ContactWrench cw;
-      sdem::detail::wall_wrench<law>(p, walls, table, s.material_count_, dt, c, model ? model + pairs + e : nullptr, cw);
+      sdem::detail::wall_wrench<law>(p, walls, table, s.material_count_, dt, c, model, pairs + e, cw);
       const Wall& wall = walls[s.wall_of_[e]];
       s.wall_load_[e] = {cw.on[1].force, (c.point - wall.rotation_center).cross(cw.on[1].force) + cw.on[1].torque};
       f_sum += sdem::Lanes{cw.on[0].force.x(), cw.on[0].force.y(), cw.on[0].force.z(), 0};
@@ -157,8 +158,7 @@ struct SdemStepper::ForcePass {
     c.overlap = history[k].overlap;
     c.tangential_spring = history[k].tangential_spring;
     const Vec3 tau_roll =
-        sdem::pair_wrench<law>(p, world.collision, s.constants_.at(k), table, dt, c, model ? model + k : nullptr,
-                               s.wrench_slots_[s.wrench_slot(k)]);
+        sdem::pair_wrench<law>(p, world.collision, s.constants_.at(k), table, dt, c, model, k, s.wrench_slots_[s.wrench_slot(k)]);
     if (s.any_rolling_) s.rolling_torque_[k] = tau_roll;
     history[k] = {c.overlap, c.tangential_spring};
     force[k] = c.force;
@@ -175,7 +175,7 @@ struct SdemStepper::ForcePass {
     const bool rolling = (flags[k0] | flags[k0 + 1] | flags[k0 + 2] | flags[k0 + 3]) & SdemCandidateConstants::rolling;
     if (!rolling)
       sdem::pair_wrench_lanes<law>(p, world.collision, s.constants_, k0, dt, &s.pair_index_[2 * k0], &history[k0],
-                                   &s.wrench_slots_[s.wrench_slot(k0)], &force[k0], &contacts[k0], model ? model + k0 : nullptr);
+                                   &s.wrench_slots_[s.wrench_slot(k0)], &force[k0], &contacts[k0], model);
     else
       for (std::size_t k = k0; k < k0 + sdem::lane_count; ++k) single_pair(k);
   }

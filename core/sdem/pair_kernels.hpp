@@ -146,9 +146,9 @@ inline NormalTerms<double> normal_terms(const SdemPairConstants& k, double d, do
 
 // Rolling- and twisting-resistance torque on a (contact_law.hpp); out of line, the common case has neither.
 // Both springs are k = kr_factor k_t R*^2 with damping 2 zeta_r sqrt(I k) (one setting for the two).
-// Their springs are in the contact's model history `m`.
+// Their springs are the contact's `m` (World::model_history().springs).
 [[gnu::noinline]] inline Vec3 rolling_torque_of(const ParticleStore& p, const SdemPairCoefficients& k, const Contact& c,
-                                                ModelHistory& m, const Vec3& w_rel, double kt, double fn, double dt) {
+                                                SpringHistory& m, const Vec3& w_rel, double kt, double fn, double dt) {
   const Vec3& n = c.normal;
   const double r_eff = c.effective_radius;
   const double kr = k.kr_factor * kt * r_eff * r_eff;
@@ -187,7 +187,8 @@ inline void no_wrench(Contact& c, PairWrench& out, double la, double lb) {
 /// rolling-resistance torque on a (zero without rolling resistance); b receives its opposite.
 template <SdemNormalLaw law>
 Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
-                 const SdemPairCoefficients* table, double dt, Contact& c, ModelHistory* model, PairWrench& out) {
+                 const SdemPairCoefficients* table, double dt, Contact& c, ModelHistory* model, std::size_t index,
+                 PairWrench& out) {
   // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
   // cannot prove that the contact does not alias the particle arrays and would reload them after each
   // store. The geometry is pair_geometry's, spelled out on S3.
@@ -209,7 +210,7 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
     // History is forgotten on separation; a pair that did not touch last step has none (the detector
     // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
-    if (!(d > 0) && c.overlap > 0) reset_history(c, model);
+    if (!(d > 0) && c.overlap > 0) reset_history(c, model, index);
     store_geometry();
     no_wrench(c, out, la, lb);
     return Vec3::Zero();
@@ -226,7 +227,8 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   force.store(out.force);
   n.cross(force).store(out.n_cross_f);
   out.la = la, out.lb = lb;
-  return k.rolling ? rolling_torque_of(p, table[k.table], c, *model, (wa - wb).vec(), t.kt, t.fn, dt) : Vec3::Zero();
+  return k.rolling ? rolling_torque_of(p, table[k.table], c, model->springs[index], (wa - wb).vec(), t.kt, t.fn, dt)
+                   : Vec3::Zero();
 }
 
 /// Four records of four doubles from four lane vectors: record i = {r0[i], r1[i], r2[i], r3[i]}.
@@ -303,7 +305,7 @@ template <SdemNormalLaw law, bool plain, bool shared>
   auto forget_separating = [&]() __attribute__((always_inline)) {
     if (any(separating))
       for (int i = 0; i < lane_count; ++i)
-        if (separating[i]) reset_history(records[i], model ? model + i : nullptr), h[i].tangential_spring.setZero();
+        if (separating[i]) reset_history(records[i], model, k0 + std::size_t(i)), h[i].tangential_spring.setZero();
   };
   auto store_overlap = [&]() __attribute__((always_inline)) {
     for (int i = 0; i < lane_count; ++i) h[i].overlap = d[i];
@@ -364,7 +366,7 @@ template <SdemNormalLaw law, bool plain, bool shared>
 
 /// Lane kernel for candidates k0..k0+3 (see the file comment): particle indices ab[0..7] (a, b of each),
 /// history h[0..3], wrench out[0..3], force on a force_out[0..3], records[0..3] (touched only to reset the
-/// history on separation) and their model history model[0..3] (null when the World keeps none).
+/// history on separation) and the list's model history `model` (null when the World keeps none).
 /// The caller sends groups with rolling resistance to pair_wrench instead.
 template <SdemNormalLaw law>
 void pair_wrench_lanes(const ParticleStore& p, const CollisionSettings& cs, const SdemCandidateConstants& kc,

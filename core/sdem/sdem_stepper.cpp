@@ -110,7 +110,7 @@ void SdemStepper::prepare(const World& world) {
                                                       world.pair_overrides.find(int(i), int(j)));
   material_count_ = n;
   overrides_revision_ = world.pair_overrides.revision();
-  needs_model_history_ = std::any_of(pair_table_.begin(), pair_table_.end(), [](const SdemPairCoefficients& c) {
+  needs_springs_ = std::any_of(pair_table_.begin(), pair_table_.end(), [](const SdemPairCoefficients& c) {
     return c.rolling_friction > 0 || c.twisting_factor > 0;
   });
   adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
@@ -448,7 +448,7 @@ void SdemStepper::step(World& world) {
 void SdemStepper::advance(World& world) {
   const double dt = settings_.time_step;
   prepare(world);
-  if (needs_model_history_) world.keep_model_history();  // the rolling and twisting springs
+  if (needs_springs_) world.keep_springs();  // the rolling and twisting springs
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
     world.detect_contacts(false);  // pair geometry: fused into the force stage
     const KickDrift kd{dt, dt, world.gravity.at(world.time)};

@@ -291,7 +291,7 @@ class SdemStepper : public Stepper {
   SdemSettings settings_;
   std::vector<SdemPairCoefficients> pair_table_;  ///< [material_a * n + material_b]
   std::size_t material_count_ = 0;
-  bool needs_model_history_ = false;  ///< some pair has rolling or twisting resistance
+  bool needs_springs_ = false;  ///< some pair has rolling or twisting resistance
   std::uint64_t overrides_revision_ = 0;
   SdemCandidateConstants constants_;  ///< per pair candidate, rebuilt with the adjacency
   std::size_t max_species_ = 16;

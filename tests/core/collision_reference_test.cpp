@@ -7,7 +7,7 @@
 //  - then the touching wall contacts (overlap > 0) of every particle with every wall through
 //    collide_sphere, sorted by key (stable), history carried by key from last step's wall contacts.
 // The scenes move the particles randomly (small steps and, now and then, jumps that force a rebuild),
-// stamp distinct history values on every contact (and on its model history, when kept) between steps, and cover static planes (candidate
+// stamp distinct history values on every contact (and on its kept model history) between steps, and cover static planes (candidate
 // lists) alone or with a moving plane, a polygonal cylinder with several features per particle, permuted ids
 // (the ids no longer follow the particle order), periodic axes with 1, 2 and many cells, and 1 and 2
 // threads. The comparison is exact (==): the detector must construct the same list, not a close one.
@@ -34,13 +34,14 @@ struct SceneSpec {
   bool permute_ids = false;
   bool cylinder = false;   ///< add a hexagonal capped cylinder (several features per particle)
   bool moving_plane = true;  ///< add a moving plane (else only static planes: their candidate lists alone)
-  bool model_history = true;  ///< the World keeps a model history per contact
+  bool springs = true, multipliers = true;  ///< the model history columns the World keeps
 };
 
-/// A contact of the reference list with its model history (zero when the World keeps none).
+/// A contact of the reference list with its model history (zero where the World keeps none).
 struct Entry {
   Contact c;
-  ModelHistory m;
+  SpringHistory s;
+  MultiplierHistory m;
 };
 
 World make_scene(const SceneSpec& s, unsigned seed) {
@@ -55,7 +56,8 @@ World make_scene(const SceneSpec& s, unsigned seed) {
     w.particles.id = ids;
   }
   w.collision.skin = 0.0005;
-  if (s.model_history) w.keep_model_history();
+  if (s.springs) w.keep_springs();
+  if (s.multipliers) w.keep_multipliers();
   if (s.periodic_axis >= 0) {
     w.collision.set_periodic(s.periodic_axis, 0, s.box);
   }
@@ -89,13 +91,19 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
   const ParticleStore& p = w.particles;
   const CollisionSettings& s = w.collision;
   std::vector<Contact> previous_contacts, list;
-  std::vector<ModelHistory> previous_model, model;
-  for (const Entry& e : previous) previous_contacts.push_back(e.c), previous_model.push_back(e.m);
-  // carry_history on the records and on their model history, with spans of equal length
-  auto carry = [](std::span<const Contact> from, std::span<const ModelHistory> from_model, std::vector<Contact>& to,
-                  std::vector<ModelHistory>& to_model) {
-    to_model.assign(to.size(), ModelHistory{});
-    carry_history(from, to, from_model, to_model);
+  ModelHistory previous_model, model;  // both columns, zero where the World keeps none
+  previous_model.springs_kept = previous_model.multipliers_kept = true;
+  model.springs_kept = model.multipliers_kept = true;
+  for (const Entry& e : previous)
+    previous_contacts.push_back(e.c), previous_model.springs.push_back(e.s), previous_model.multipliers.push_back(e.m);
+  // carry_history on the records and on their model history, from [first, first + count) of the previous list
+  auto carry = [&](std::size_t first, std::size_t count, std::vector<Contact>& to, ModelHistory& to_model) {
+    ModelHistory from_model = previous_model;
+    from_model.each([&](auto& column) {
+      column.erase(column.begin(), column.begin() + std::ptrdiff_t(first));
+      column.resize(count);
+    });
+    carry_history(std::span<const Contact>(previous_contacts).subspan(first, count), to, &from_model, &to_model);
   };
   if (rebuild) {
     for (std::size_t i = 0; i < p.size(); ++i)
@@ -111,15 +119,15 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
         list.push_back(c);
       }
     std::sort(list.begin(), list.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-    carry(std::span<const Contact>(previous_contacts).first(previous_pairs),
-          std::span<const ModelHistory>(previous_model).first(previous_pairs), list, model);
+    carry(0, previous_pairs, list, model);
   } else {
     list.assign(previous_contacts.begin(), previous_contacts.begin() + std::ptrdiff_t(previous_pairs));
-    model.assign(previous_model.begin(), previous_model.begin() + std::ptrdiff_t(previous_pairs));
+    model = previous_model;
+    model.each([&](auto& column) { column.resize(previous_pairs); });
   }
   for (std::size_t k = 0; k < list.size(); ++k) {
     sphere_sphere(p, s, list[k]);
-    if (list[k].overlap <= 0) reset_history(list[k], &model[k]);
+    if (list[k].overlap <= 0) reset_history(list[k], &model, k);
   }
   pairs = list.size();
   std::vector<Contact> walls;
@@ -142,24 +150,25 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
       }
     }
   std::stable_sort(walls.begin(), walls.end(), [](const Contact& x, const Contact& y) { return x.key < y.key; });
-  std::vector<ModelHistory> wall_model;
-  carry(std::span<const Contact>(previous_contacts).subspan(previous_pairs),
-        std::span<const ModelHistory>(previous_model).subspan(previous_pairs), walls, wall_model);
+  ModelHistory wall_model;
+  carry(previous_pairs, previous_contacts.size() - previous_pairs, walls, wall_model);
   list.insert(list.end(), walls.begin(), walls.end());
-  model.insert(model.end(), wall_model.begin(), wall_model.end());
   std::vector<Entry> entries;
-  for (std::size_t k = 0; k < list.size(); ++k) entries.push_back({list[k], model[k]});
+  for (std::size_t k = 0; k < pairs; ++k) entries.push_back({list[k], model.springs[k], model.multipliers[k]});
+  for (std::size_t k = pairs; k < list.size(); ++k)
+    entries.push_back({list[k], wall_model.springs[k - pairs], wall_model.multipliers[k - pairs]});
   return entries;
 }
 
-bool same(const ModelHistory& x, const ModelHistory& y) {
-  return x.rolling_spring == y.rolling_spring && x.twisting_spring == y.twisting_spring && x.tangent == y.tangent &&
-         x.lambda == y.lambda;
+bool same(const SpringHistory& x, const SpringHistory& y) {
+  return x.rolling_spring == y.rolling_spring && x.twisting_spring == y.twisting_spring;
 }
+bool same(const MultiplierHistory& x, const MultiplierHistory& y) { return x.tangent == y.tangent && x.lambda == y.lambda; }
 bool same(const Entry& x, const Entry& y) {
   return x.c.key == y.c.key && x.c.a == y.c.a && x.c.b == y.c.b && x.c.normal == y.c.normal && x.c.point == y.c.point &&
          x.c.overlap == y.c.overlap && x.c.effective_radius == y.c.effective_radius &&
-         x.c.tangential_spring == y.c.tangential_spring && x.c.force == y.c.force && x.c.age == y.c.age && same(x.m, y.m);
+         x.c.tangential_spring == y.c.tangential_spring && x.c.force == y.c.force && x.c.age == y.c.age && same(x.s, y.s) &&
+         same(x.m, y.m);
 }
 
 // Runs `steps` detector updates on the scene and checks every list against the reference. Returns the
@@ -168,7 +177,8 @@ bool same(const Entry& x, const Entry& y) {
 std::vector<Entry> entries_of(World& w) {
   std::vector<Entry> out;
   for (std::size_t k = 0; k < w.contacts().size(); ++k)
-    out.push_back({w.contacts()[k], w.keeps_model_history() ? w.model_history()[k] : ModelHistory{}});
+    out.push_back({w.contacts()[k], w.model_history().springs_kept ? w.model_history().springs[k] : SpringHistory{},
+                   w.model_history().multipliers_kept ? w.model_history().multipliers[k] : MultiplierHistory{}});
   return out;
 }
 
@@ -196,7 +206,8 @@ std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps
     BOOST_TEST_REQUIRE((w.detector.stats().rebuilds - rebuilds_before == (rebuild ? 1u : 0u)), "step " << step);
     BOOST_TEST_REQUIRE(w.pair_contact_count() == pairs, "step " << step);
     BOOST_TEST_REQUIRE(w.contacts().size() == expected.size(), "step " << step);
-    BOOST_TEST_REQUIRE(w.model_history().size() == (spec.model_history ? expected.size() : 0u), "step " << step);
+    BOOST_TEST_REQUIRE(w.model_history().springs.size() == (spec.springs ? expected.size() : 0u), "step " << step);
+    BOOST_TEST_REQUIRE(w.model_history().multipliers.size() == (spec.multipliers ? expected.size() : 0u), "step " << step);
     const std::vector<Entry> got = entries_of(w);
     std::size_t mismatches = 0;
     for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(got[k], expected[k]);
@@ -209,10 +220,9 @@ std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps
       const double tag = double(step) + 1e-3 * double(k);
       c.tangential_spring = Vec3(tag, double(c.key % 1013), 1);
       c.force = Vec3(0, tag, 0);
-      if (!spec.model_history) continue;
-      ModelHistory& m = w.model_history()[k];
-      m.rolling_spring = Vec3(2, tag, 3);
-      m.twisting_spring = -tag;
+      if (spec.springs) w.model_history().springs[k] = {Vec3(2, tag, 3), -tag};
+      if (!spec.multipliers) continue;
+      MultiplierHistory& m = w.model_history().multipliers[k];
       m.tangent = Vec3(tag, 0, 1);
       for (std::size_t r = 0; r < m.lambda.size(); ++r) m.lambda[r] = tag + double(r);
     }
@@ -259,8 +269,13 @@ BOOST_AUTO_TEST_CASE(permuted_ids) { check_scene({.permute_ids = true, .cylinder
 BOOST_AUTO_TEST_CASE(static_planes_only) { check_scene({.moving_plane = false}); }
 
 // A plain SDEM world keeps no model history: the records alone follow the same semantics.
-BOOST_AUTO_TEST_CASE(without_model_history) { check_scene({.cylinder = true, .model_history = false}); }
-BOOST_AUTO_TEST_CASE(without_model_history_many_wall_contacts) { check_scene({.n = 2500, .model_history = false}); }
+BOOST_AUTO_TEST_CASE(without_model_history) { check_scene({.cylinder = true, .springs = false, .multipliers = false}); }
+BOOST_AUTO_TEST_CASE(without_model_history_many_wall_contacts) {
+  check_scene({.n = 2500, .springs = false, .multipliers = false});
+}
+// SDEM with rolling resistance keeps the springs alone; NDEM the multipliers alone.
+BOOST_AUTO_TEST_CASE(springs_only) { check_scene({.cylinder = true, .multipliers = false}); }
+BOOST_AUTO_TEST_CASE(multipliers_only) { check_scene({.n = 2500, .springs = false}); }
 
 BOOST_AUTO_TEST_CASE(static_planes_only_permuted_ids) { check_scene({.permute_ids = true, .moving_plane = false}); }
 

@@ -10,7 +10,7 @@
 namespace grainlab::test {
 
 inline void toy_step(World& w, double dt) {
-  w.keep_model_history();  // the checkpoint carries it: give it something to carry
+  w.keep_multipliers();  // the checkpoint carries them: give it something to carry
   w.detect_contacts();
   auto& p = w.particles;
   p.clear_forces();
@@ -35,7 +35,7 @@ inline void toy_step(World& w, double dt) {
       c.tangential_spring = -ft / k;
     }
     c.force = fn * c.normal + ft;
-    w.model_history()[ci].lambda[0] = fn * dt;
+    w.model_history().multipliers[ci].lambda[0] = fn * dt;
     p.force[c.a] += c.force;
     p.torque[c.a] += (c.point - p.position[c.a]).cross(ft);
     if (!c.is_wall()) {

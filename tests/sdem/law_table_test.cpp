@@ -25,8 +25,8 @@ BOOST_AUTO_TEST_CASE(history_sizes_match_the_contact_record) {
   };
   BOOST_TEST(history("normal") == 0);
   BOOST_TEST(history("tangential") * sizeof(double) == sizeof(Contact::tangential_spring));
-  BOOST_TEST(history("rolling") * sizeof(double) == sizeof(ModelHistory::rolling_spring));
-  BOOST_TEST(history("twisting") * sizeof(double) == sizeof(ModelHistory::twisting_spring));
+  BOOST_TEST(history("rolling") * sizeof(double) == sizeof(SpringHistory::rolling_spring));
+  BOOST_TEST(history("twisting") * sizeof(double) == sizeof(SpringHistory::twisting_spring));
 }
 
 BOOST_AUTO_TEST_CASE(each_variant_sets_its_own_coefficients) {

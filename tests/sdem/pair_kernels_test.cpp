@@ -19,7 +19,7 @@ namespace {
 struct Scene {
   ParticleStore p;
   std::vector<Contact> contacts;
-  std::vector<ModelHistory> model;
+  ModelHistory model;  ///< both columns kept
   SdemCandidateConstants constants;
   std::vector<SdemPairCoefficients> table;
 };
@@ -55,11 +55,10 @@ Scene random_scene(unsigned seed, SdemNormalLaw law) {
       if (u(rng) > -0.5) c.tangential_spring = 1e-4 * Vec3(u(rng), u(rng), u(rng));
       c.age = 7;  // only reset_history touches it and the model history here
       s.contacts.push_back(c);
-      ModelHistory m;
-      m.rolling_spring = Vec3(1, 2, 3);
-      m.lambda[0] = 4;
-      s.model.push_back(m);
+      s.model.springs.push_back({Vec3(1, 2, 3), 5});
+      s.model.multipliers.push_back({Vec3(0, 1, 0), {4, 0, 0, 0, 0, 0}});
     }
+  s.model.springs_kept = s.model.multipliers_kept = true;
   s.constants.resize(s.contacts.size());
   for (std::size_t k = 0; k < s.contacts.size(); ++k) {
     const int a = s.contacts[k].a, b = s.contacts[k].b;
@@ -85,7 +84,7 @@ void compare(SdemNormalLaw law, const CollisionSettings& cs, unsigned seed) {
   BOOST_REQUIRE_GE(nc, std::size_t(40));
   const double dt = 1e-5;
   std::vector<Contact> scalar = s.contacts, lanes = s.contacts;
-  std::vector<ModelHistory> m_scalar = s.model, m_lanes = s.model;
+  ModelHistory m_scalar = s.model, m_lanes = s.model;
   std::vector<PairWrench> w_scalar(nc), w_lanes(nc);
   std::vector<Vec3> f_lanes(nc, Vec3::Constant(std::nan("")));
   // The lane kernel's compact state: particle indices and history.
@@ -95,12 +94,12 @@ void compare(SdemNormalLaw law, const CollisionSettings& cs, unsigned seed) {
   int touching = 0, sliding = 0, reset = 0;
   auto run = [&](auto law_tag) {
     constexpr SdemNormalLaw L = decltype(law_tag)::value;
-    for (std::size_t k = 0; k < nc; ++k) sdem::pair_wrench<L>(s.p, cs, s.constants.at(k), s.table.data(), dt, scalar[k], &m_scalar[k], w_scalar[k]);
+    for (std::size_t k = 0; k < nc; ++k) sdem::pair_wrench<L>(s.p, cs, s.constants.at(k), s.table.data(), dt, scalar[k], &m_scalar, k, w_scalar[k]);
     std::size_t k = 0;
     for (; k + sdem::lane_count <= nc; k += sdem::lane_count)
-      sdem::pair_wrench_lanes<L>(s.p, cs, s.constants, k, dt, &ab[2 * k], &history[k], &w_lanes[k], &f_lanes[k], &lanes[k], &m_lanes[k]);
+      sdem::pair_wrench_lanes<L>(s.p, cs, s.constants, k, dt, &ab[2 * k], &history[k], &w_lanes[k], &f_lanes[k], &lanes[k], &m_lanes);
     for (; k < nc; ++k) {
-      sdem::pair_wrench<L>(s.p, cs, s.constants.at(k), s.table.data(), dt, lanes[k], &m_lanes[k], w_lanes[k]);
+      sdem::pair_wrench<L>(s.p, cs, s.constants.at(k), s.table.data(), dt, lanes[k], &m_lanes, k, w_lanes[k]);
       history[k] = {lanes[k].overlap, lanes[k].tangential_spring};
       f_lanes[k] = lanes[k].force;
     }
@@ -117,8 +116,8 @@ void compare(SdemNormalLaw law, const CollisionSettings& cs, unsigned seed) {
     // The lanes write the history and the wrench; of the record only what a reset clears.
     BOOST_TEST(std::abs(history[k].overlap - y.overlap) <= 1e-15);
     check_close(history[k].tangential_spring, y.tangential_spring, 1e-4, "spring", k);
-    BOOST_TEST(m_lanes[k].rolling_spring == m_scalar[k].rolling_spring);
-    BOOST_TEST(m_lanes[k].lambda == m_scalar[k].lambda);
+    BOOST_TEST(m_lanes.springs[k].rolling_spring == m_scalar.springs[k].rolling_spring);
+    BOOST_TEST(m_lanes.multipliers[k].lambda == m_scalar.multipliers[k].lambda);
     BOOST_TEST(x.age == y.age);
     check_close(lane_w.force, scalar_w.force, f_scale, "wrench force", k);
     BOOST_TEST(f_lanes[k] == lane_w.force);  // the force the records get is the wrench's
