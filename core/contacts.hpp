@@ -26,8 +26,8 @@ inline std::uint64_t wall_key(std::uint32_t particle_id, std::uint16_t wall, std
   return (std::uint64_t(particle_id) << 32) | (std::uint64_t(1) << 31) | (std::uint64_t(wall & 0x7fff) << 16) | feature;
 }
 
-/// The persistent record of a contact: ids, geometry, tangential spring and force, in 136 bytes. What
-/// only some contact models remember is kept apart, in a ModelHistory per record (World::model_history).
+/// The persistent record of a contact: ids, geometry, tangential spring, force and age, in 136 bytes.
+/// What only some contact models remember is kept apart, in World::model_history() (ModelHistory below).
 struct Contact {
   std::uint64_t key = 0;
   std::int32_t a = 0;        ///< particle index of body a
