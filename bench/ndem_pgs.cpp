@@ -13,6 +13,8 @@
 // Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
 // report the load average when quoting numbers (cpu_ns_per_contact_iter is per thread of the caller).
 //
+// BM_pgs_floor_memory and BM_pgs_floor_compute are floor probes beside BM_pgs_solve_pile (see there).
+//
 // BM_pgs_solve times solve_continuous alone (packing, 20 sweeps, unpacking) on the rows of the same bed,
 // built here as NdemStepper::setup builds them (Hertz, history warm start from the bed's settled
 // multipliers), and reports thread CPU time per contact-iteration of exactly that call (with 2 threads:
@@ -194,11 +196,13 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
   }
 }
 
-// solve_continuous alone on the rows of `w` after `warmup` steps (settled multipliers for the warm start).
-void solve_benchmark(benchmark::State& state, World w, double mu_r, int threads, int warmup) {
+// solve_continuous alone on the rows of `w` after `warmup` steps (settled multipliers for the warm start),
+// with `iterations` sweeps (0: the settings' 20).
+void solve_benchmark(benchmark::State& state, World w, double mu_r, int threads, int warmup, int iterations = 0) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, std::max(threads, 1));
   NdemSettings s = bench_settings(threads);
   s.parallel = false;  // the steps before; the solve below colours by itself
+  if (iterations > 0) s.iterations = iterations;
   NdemStepper ndem(s);
   for (int k = 0; k < warmup; ++k) ndem.step(w);
   NdemRows rows0;
@@ -240,6 +244,67 @@ void BM_pgs_solve(benchmark::State& state) {
 void BM_pgs_solve_pile(benchmark::State& state) {
   const double mu_r = state.range(1) ? 0.32 : 0.0;
   solve_benchmark(state, pile(int(state.range(0)), mu_r), mu_r, int(state.range(2)), 50);
+}
+
+// ---- Floor probes: what the kernel could reach on this host (issue 27 item 7) ----
+//
+// BM_pgs_floor_memory: the serial packed sweep's memory traffic on the pile without its maths. Per contact,
+// in contact order: one 176-byte record read (a double from each of its three cache lines, as
+// SphereContact<3> in core/ndem/pgs.cpp) and a multiplier written into it, and the two 64-byte body
+// records read, changed and written back (a wall contact: one body), 20 sweeps. A kernel that streams
+// these records in this order cannot be faster than this on this host.
+// BM_pgs_floor_compute: the kernel itself (solve_continuous, 200 sweeps) on a 4^3 lattice whose 160
+// records and 64 bodies (about 32 kB) stay in the first-level caches: its arithmetic and dependency
+// chains without waiting for memory.
+struct FloorRecord {
+  std::int32_t a, b;
+  double x[21];
+};
+static_assert(sizeof(FloorRecord) == 176, "the packed record of a 3-row sphere contact");
+
+void BM_pgs_floor_memory(benchmark::State& state) {
+  World w = pile(int(state.range(0)), 0.0);
+  const NdemSettings s = bench_settings(0);
+  NdemStepper ndem(s);
+  for (int k = 0; k < 50; ++k) ndem.step(w);
+  NdemRows rows;
+  NdemBodies bodies;
+  build_rows(w, s, rows, bodies);
+  std::vector<FloorRecord> records(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    records[i].a = rows.a[i], records[i].b = rows.b[i];
+    for (int j = 0; j < 21; ++j) records[i].x[j] = 1e-6 * double((i + std::size_t(j)) % 7);
+  }
+  struct alignas(64) Body {
+    double v[8];
+  };
+  std::vector<Body> body(bodies.v.size());
+  for (std::size_t i = 0; i < body.size(); ++i) body[i] = {{0, 0, 0, 0, 0, 0, bodies.inv_mass[i], bodies.inv_inertia[i]}};
+  double cpu = 0;
+  for (auto _ : state) {
+    const double c0 = thread_cpu_seconds();
+    for (int it = 0; it < s.iterations; ++it)
+      for (FloorRecord& r : records) {
+        const double p = r.x[0] + r.x[8] + r.x[16];
+        double* A = body[std::size_t(r.a)].v;
+        for (int j = 0; j < 6; ++j) A[j] += p * A[6 + j / 3];
+        if (r.b >= 0) {
+          double* B = body[std::size_t(r.b)].v;
+          for (int j = 0; j < 6; ++j) B[j] -= p * B[6 + j / 3];
+        }
+        r.x[18] = p;
+      }
+    benchmark::DoNotOptimize(body.data());
+    benchmark::DoNotOptimize(records.data());
+    cpu += thread_cpu_seconds() - c0;
+  }
+  state.counters["contacts"] = double(rows.size());
+  state.counters["cpu_ns_per_contact_iter"] = 1e9 * cpu / (double(state.iterations()) * double(rows.size()) * s.iterations);
+}
+
+void BM_pgs_floor_compute(benchmark::State& state) {
+  const double mu_r = state.range(0) ? 0.32 : 0.0;
+  solve_benchmark(state, bed(4, mu_r), mu_r, int(state.range(1)), 3, 200);
 }
 
 long peak_rss_bytes() {
@@ -308,6 +373,13 @@ BENCHMARK(BM_pgs_solve_pile)
     ->MinTime(1.0)
     ->UseRealTime();
 BENCHMARK(BM_pgs_solve_pile)->ArgsProduct({{100}, {0, 1}, {0, 1, 2}})->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+
+// Floor probes beside BM_pgs_solve_pile. Args: thousands of spheres; rolling rows?
+BENCHMARK(BM_pgs_floor_memory)->Arg(10)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime();
+BENCHMARK(BM_pgs_floor_memory)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(5)->UseRealTime();
+// BM_pgs_floor_compute args: rolling rows?, 0 = serial sweep (each contact waits for the bodies its
+// predecessor wrote), 1 = coloured on one thread (independent contacts one after another).
+BENCHMARK(BM_pgs_floor_compute)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime();
 
 int main(int argc, char** argv) {
   if (const char* m = std::getenv("GRAINLAB_BENCH_MILLION"); m && std::string(m) == "1")

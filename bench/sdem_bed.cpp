@@ -6,6 +6,7 @@
 // simple-cubic lattice (spacing 1.2 d, jitter +-0.09 d) that falls and settles:
 //   10k:  20 x 20 x 25 spheres in a 0.24 m box, 20000 settling steps (LIGGGHTS: 20000)
 //   100k: 50 x 50 x 40 spheres in a 0.60 m box, 14000 settling steps (LIGGGHTS: 14000)
+//   1k:   10 x 10 x 10 spheres in a 0.12 m box, 20000 settling steps (no peer: the compute floor, below)
 // Settling is done once and cached in <build>/bench_data/bed<N>.bin (format below), regenerated when
 // missing. Each benchmark loads the bed, runs a warm-up (1000 steps for 10k, 500 for 100k, as LIGGGHTS'
 // in.bench, so the tangential springs are rebuilt) and then times whole SDEM steps (symplectic Euler,
@@ -16,8 +17,9 @@
 // on a shared machine it shrugs off steps that another tenant disturbed, but it also leaves out the
 // rarer steps that rebuild the candidate list), contacts_per_particle (touching particle-particle
 // pairs x 2 / N: the coordination number Z, LIGGGHTS 4.78 / 5.05), collision/forces/integrate
-// (world.timers per particle-step), bytes_per_particle (particles + contacts with their model history, if any, and deferred state + detector + stepper
-// buffers, by capacity, / N), rebuilds (candidate-list rebuilds during the timed steps).
+// (world.timers per particle-step), bytes_per_particle (particles + contacts with their model history, if
+// any, and deferred state + detector + stepper buffers, by capacity, / N; contact_, detector_ and
+// stepper_bytes_per_particle are its parts), rebuilds (candidate-list rebuilds during the timed steps).
 //
 // BM_sdem_bed_scaling alternates batches of steps on one and on two threads in one run and reports the
 // two-thread efficiency T1/(2 T2), over all rounds and as the median of the rounds' ratios, and next to it
@@ -71,6 +73,7 @@ int env_int(const char* name, int fallback) {
 }
 
 BedSpec spec_for(int n_thousands) {
+  if (n_thousands == 1) return {10, 10, 0.12, 20000, 1000};  // the floor probe: a bed that stays in the caches
   if (n_thousands == 10) return {20, 25, 0.24, 20000, 1000};
   return {50, 40, 0.60, 14000, 500};
 }
@@ -163,12 +166,12 @@ void settle(const BedSpec& s, Bed& bed) {
   }
   const ParticleStore& p = world.particles;
   bed.x = p.position, bed.v = p.velocity, bed.w = p.angular_velocity, bed.r = p.radius;
-  save(data_dir() / fmt::format("bed{}.bin", p.size() / 1000 >= 100 ? "100k" : "10k"), world);
+  save(data_dir() / fmt::format("bed{}k.bin", p.size() / 1000), world);
 }
 
 const Bed& cached_bed(int n_thousands) {
-  static Bed beds[2];
-  Bed& bed = beds[n_thousands == 10 ? 0 : 1];
+  static Bed beds[3];
+  Bed& bed = beds[n_thousands == 1 ? 0 : n_thousands == 10 ? 1 : 2];
   if (!bed.x.empty()) return bed;
   const auto file = data_dir() / fmt::format("bed{}k.bin", n_thousands);
   if (!load(file, bed)) settle(spec_for(n_thousands), bed);
@@ -226,10 +229,15 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["collision"] = world.timers.collision * per;
   state.counters["forces"] = world.timers.forces * per;
   state.counters["integrate"] = world.timers.integrate * per;
+  const double contact_bytes = double(bytes(world.contacts()) + bytes(world.model_history().springs) +
+                                      bytes(world.model_history().multipliers) + bytes(world.deferred_contacts().history) +
+                                      bytes(world.deferred_contacts().force));
   state.counters["bytes_per_particle"] =
-      double(particle_bytes(world.particles) + bytes(world.contacts()) + bytes(world.model_history().springs) + bytes(world.model_history().multipliers) +
-             bytes(world.deferred_contacts().history) +
-             bytes(world.deferred_contacts().force) + world.detector.memory_bytes() + stepper.memory_bytes()) / n;
+      (double(particle_bytes(world.particles) + world.detector.memory_bytes() + stepper.memory_bytes()) + contact_bytes) / n;
+  // The split of bytes_per_particle (the particle arrays are the rest).
+  state.counters["contact_bytes_per_particle"] = contact_bytes / n;
+  state.counters["detector_bytes_per_particle"] = double(world.detector.memory_bytes()) / n;
+  state.counters["stepper_bytes_per_particle"] = double(stepper.memory_bytes()) / n;
   state.counters["rebuilds"] = double(world.detector.stats().rebuilds - rebuilds0);
 }
 
@@ -353,6 +361,13 @@ BENCHMARK(BM_sdem_bed)
     ->ArgNames({"kN", "threads", "rolling"})
     ->Args({100, 1, 0})->Args({100, 2, 0})->Args({100, 1, 1})->Args({100, 2, 1})
     ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 1000))->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The compute floor beside them: the same scene with 1000 spheres (10 x 10 x 10 in a 0.12 m box), whose
+// ~2 MB stay in the caches, 20000 steps: the step's arithmetic without waiting for memory.
+BENCHMARK(BM_sdem_bed)
+    ->ArgNames({"kN", "threads", "rolling"})
+    ->Args({1, 1, 0})
+    ->Iterations(env_int("GRAINLAB_BENCH_STEPS", 20000))->UseRealTime()->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_sdem_rebuild_step)->ArgName("kN")->Arg(10)->Iterations(200)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_sdem_rebuild_step)->ArgName("kN")->Arg(100)->Iterations(40)->Unit(benchmark::kMillisecond);

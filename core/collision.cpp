@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "core/buffer_growth.hpp"
 #include "core/error.hpp"
 #include "core/scheduling_policy.hpp"
 
@@ -39,15 +40,6 @@ void check_periodic(const ParticleStore& p, const CollisionSettings& s) {
     if (L <= 4 * r_max)
       throw InputError(fmt::format("periodic interval length {} m of axis {} must exceed 4 x the largest radius ({} m)", L, k, 4 * r_max));
   }
-}
-
-// The candidate count drifts up and down from rebuild to rebuild: growing by an eighth, rather than by
-// the doubling of a plain resize, keeps the buffers (the contact list and carried_, the pair history and
-// history_scratch_) near their size: with doubling a settled 10k bed held 1.9x its contacts.
-template <class T>
-void resize_with_headroom(std::vector<T>& v, std::size_t n) {
-  if (n > v.capacity()) v.reserve(n + n / 8);
-  v.resize(n);
 }
 
 }  // namespace
@@ -131,7 +123,9 @@ ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p,
   ++stats_.rebuilds;
   reference_position_ = p.position;
   valid_ = true;
-  const OldWalls old_tail = carry_aside(contacts, model, old_pairs);
+  const PairHistory* current_history =
+      pair_history && pair_history_current && pair_history->size() >= old_pairs ? pair_history->data() : nullptr;
+  const OldWalls old_tail = carry_aside(contacts, model, old_pairs, current_history);
   if (p.size() == 0) {
     contacts.clear();
     if (model) model->each([](auto& column) { column.clear(); });
@@ -143,15 +137,16 @@ ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p,
   const CellGrid grid = grid_for(p, settings);
   sort_into_cells(p, grid);
   find_candidates(p, settings, grid);
-  write_candidates(p, contacts, model, old_pairs, pair_history, pair_history_current);
+  write_candidates(p, contacts, model, old_pairs, pair_history);
   return old_tail;
 }
 
 // The new list is written over the old one: the previous candidates' keys and history go to carried_
 // (48 of their 136 bytes; their model history to carried_model_) and the wall tail to old_walls_ first.
-// Returns the copied tail.
-ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact>& contacts,
-                                                       const ModelHistory* model, std::size_t old_pairs) {
+// With `current_history` (the pair history, where the records lag behind) their overlap and spring come
+// from there, so that the pair history can be written over in place too. Returns the copied tail.
+ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact>& contacts, const ModelHistory* model,
+                                                       std::size_t old_pairs, const PairHistory* current_history) {
   resize_with_headroom(carried_, old_pairs);
   const std::size_t tail = contacts.size() - old_pairs;
   if (old_walls_.size() < tail) old_walls_.resize(tail);
@@ -165,9 +160,10 @@ ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact
   }
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, contacts.size(), chunk_size), [&](const auto& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k)
-      if (k < old_pairs)
+      if (k < old_pairs) {
         carried_[k] = CarriedHistory(contacts[k]);
-      else
+        if (current_history) carried_[k].overlap = current_history[k].overlap, carried_[k].tangential_spring = current_history[k].tangential_spring;
+      } else
         old_walls_[k - old_pairs] = contacts[k];
     if (model) {
       const std::size_t split = std::clamp(old_pairs, r.begin(), r.end());
@@ -354,8 +350,7 @@ void ContactDetector::find_candidates(const ParticleStore& p, const CollisionSet
 
 // The new list at per-chunk offsets, with the history of the previous candidates carried by key.
 void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Contact>& contacts, ModelHistory* model,
-                                       std::size_t old_pairs, std::vector<PairHistory>* pair_history,
-                                       bool pair_history_current) {
+                                       std::size_t old_pairs, std::vector<PairHistory>* pair_history) {
   const std::size_t nchunks = pair_found_.size();
   std::vector<std::size_t> offset(nchunks + 1, 0);
   for (std::size_t ch = 0; ch < nchunks; ++ch) offset[ch + 1] = offset[ch] + pair_found_[ch].size();
@@ -366,9 +361,8 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
       if (column.size() < total) resize_with_headroom(column, total);
     });
   resize_with_headroom(pair_particles_, 2 * total);
-  if (pair_history) resize_with_headroom(history_scratch_, total);
+  if (pair_history) resize_with_headroom(*pair_history, total);
   const std::span<const CarriedHistory> old(carried_.data(), old_pairs);
-  const PairHistory* old_history = pair_history && pair_history_current && pair_history->size() >= old.size() ? pair_history->data() : nullptr;
   tbb::parallel_for(std::size_t(0), nchunks, [&](std::size_t chunk) {
     const std::vector<CandidatePair>& found = pair_found_[chunk];
     if (found.empty()) return;
@@ -395,17 +389,12 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
       if (carried) {
         take_history(c, old[j]);  // as carry_history
         c.overlap = old[j].overlap;
-        if (old_history) {  // the records' lag behind
-          c.overlap = old_history[j].overlap;
-          c.tangential_spring = old_history[j].tangential_spring;
-        }
       }
       contacts[k] = c;
       pair_particles_[2 * k] = c.a, pair_particles_[2 * k + 1] = c.b;
-      if (pair_history) history_scratch_[k] = {c.overlap, c.tangential_spring};
+      if (pair_history) (*pair_history)[k] = {c.overlap, c.tangential_spring};
     }
   });
-  if (pair_history) pair_history->swap(history_scratch_);
   pair_count_ = total;
 }
 

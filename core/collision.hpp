@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -82,6 +83,9 @@ class ContactDetector {
   /// Particle indices a, b of pair candidate k at 2k and 2k + 1, as of the last rebuild (empty after
   /// restore(): then only the records have them).
   const std::vector<std::int32_t>& pair_particles() const { return pair_particles_; }
+  /// Moves pair_particles() out (the SDEM stepper keeps them until the next rebuild, so that they are
+  /// not held twice); empty afterwards.
+  std::vector<std::int32_t> take_pair_particles() { return std::exchange(pair_particles_, {}); }
   /// Particle index and wall index of wall contact e (list index pair_count() + e) at 2e and 2e + 1, as of
   /// the last update (empty after restore()).
   const std::vector<std::uint32_t>& wall_particles() const { return wall_particles_; }
@@ -94,7 +98,6 @@ class ContactDetector {
   std::size_t memory_bytes() const {
     std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) + pair_particles_.capacity() * sizeof(std::int32_t) +
                         wall_particles_.capacity() * sizeof(std::uint32_t) +
-                        history_scratch_.capacity() * sizeof(PairHistory) +
                         carried_.capacity() * sizeof(CarriedHistory) + old_walls_.capacity() * sizeof(Contact) +
                         model_bytes(carried_model_) + model_bytes(old_wall_model_) +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
@@ -165,12 +168,13 @@ class ContactDetector {
   OldWalls rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,
                          ModelHistory* model, std::size_t old_pairs, std::vector<PairHistory>* pair_history,
                          bool pair_history_current);
-  OldWalls carry_aside(const std::vector<Contact>& contacts, const ModelHistory* model, std::size_t old_pairs);
+  OldWalls carry_aside(const std::vector<Contact>& contacts, const ModelHistory* model, std::size_t old_pairs,
+                       const PairHistory* current_history);
   CellGrid grid_for(const ParticleStore& particles, const CollisionSettings& settings) const;
   void sort_into_cells(const ParticleStore& particles, const CellGrid& grid);
   void find_candidates(const ParticleStore& particles, const CollisionSettings& settings, const CellGrid& grid);
   void write_candidates(const ParticleStore& particles, std::vector<Contact>& contacts, ModelHistory* model,
-                        std::size_t old_pairs, std::vector<PairHistory>* pair_history, bool pair_history_current);
+                        std::size_t old_pairs, std::vector<PairHistory>* pair_history);
   // The wall contact search and its stages (collision.cpp).
   void find_wall_contacts(const ParticleStore& particles, const std::vector<Wall>& walls);
   bool scan_wall_chunk(const ParticleStore& particles, const std::vector<Wall>& walls, std::size_t begin,
@@ -195,7 +199,6 @@ class ContactDetector {
   ModelHistory carried_model_;  ///< their model history, when kept
   std::vector<std::int32_t> pair_particles_;  ///< pair_particles()
   std::vector<std::uint32_t> wall_particles_;  ///< wall_particles()
-  std::vector<PairHistory> history_scratch_;  ///< the new pair history while the previous one is read
   std::vector<Contact> old_walls_;   ///< copy of last step's wall contacts when the set changed or at a rebuild (their history)
   ModelHistory old_wall_model_;  ///< their model history, when kept
   std::vector<std::uint32_t> id_order_;              ///< particle indices by increasing id (when ids are unsorted)

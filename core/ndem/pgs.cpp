@@ -9,20 +9,23 @@
 
 #include <tbb/parallel_for.h>
 
+#include "core/buffer_growth.hpp"
 #include "core/scheduling_policy.hpp"
 
 namespace grainlab {
 
 void NdemRows::resize(std::size_t m) {
-  for (auto* v : {&a, &b}) v->resize(m);
-  contact.resize(m);
-  for (auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) v->resize(m);
+  for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
+  resize_with_headroom(contact, m);
+  for (auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) resize_with_headroom(*v, m);
   for (auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
-    v->resize(m);
+    resize_with_headroom(*v, m);
   for (int r = 0; r < 6; ++r) {
-    bias[r].assign(m, 0.0);
-    inv_diag[r].assign(m, 0.0);
-    lambda[r].resize(m);
+    for (auto* v : {&bias[r], &inv_diag[r]}) {
+      reserve_with_headroom(*v, m);
+      v->assign(m, 0.0);
+    }
+    resize_with_headroom(lambda[r], m);
   }
 }
 
@@ -595,10 +598,18 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   X.chunks.clear();
   X.groups.clear();
   // Record kind per contact (sphere record + lever arms, or general record), decided once.
-  X.kind.resize(m);
-  X.arms.resize(m);
-  for (std::size_t c = 0; c < m; ++c)
+  resize_with_headroom(X.kind, m);
+  resize_with_headroom(X.arms, m);
+  std::size_t spheres = 0;
+  for (std::size_t c = 0; c < m; ++c) {
     X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
+    spheres += std::size_t(X.kind[c]);
+  }
+  // The scratch lives on between solves: reserved to the counts, not grown by doubling.
+  reserve_with_headroom(X.sphere, spheres);
+  reserve_with_headroom(X.sphere_src, spheres);
+  reserve_with_headroom(X.general, m - spheres);
+  reserve_with_headroom(X.general_src, m - spheres);
   auto add = [&](std::size_t c) {  // appends contact c's record; returns whether it is a sphere record
     return append_record<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X);
   };

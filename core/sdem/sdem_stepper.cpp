@@ -126,14 +126,13 @@ void SdemStepper::build_adjacency(World& world) {
   const bool rebuild =
       world.detector.stats().rebuilds != adjacency_rebuilds_ || pairs != adjacency_pairs_ || np != adjacency_particles_;
   if (!load_history && !rebuild) return;
-  if (load_history) deferred.history.resize(pairs);
-  if (rebuild) pair_index_.resize(2 * pairs);
+  if (load_history) resize_with_headroom(deferred.history, pairs);
   // After a rebuild World holds the history (mirrors_records: nobody had the records to change since)
   // and the detector the particle indices; otherwise one pass over the 136-byte records. Everything
   // after it reads the compact pair_index_.
-  const std::vector<std::int32_t>& indices = world.detector.pair_particles();
-  const bool indices_current = !load_history && indices.size() == 2 * pairs;
-  if (rebuild && indices_current) std::copy(indices.begin(), indices.end(), pair_index_.begin());
+  const bool indices_current = !load_history && world.detector.pair_particles().size() == 2 * pairs;
+  if (rebuild && indices_current) pair_index_ = world.detector.take_pair_particles();
+  if (rebuild && !indices_current) resize_with_headroom(pair_index_, 2 * pairs);
   if (load_history || (rebuild && !indices_current))
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -147,7 +146,7 @@ void SdemStepper::build_adjacency(World& world) {
   offset_.assign(np + 1, 0);
   for (std::size_t e = 0; e < 2 * pairs; ++e) ++offset_[pair_index_[e] + 1];
   for (std::size_t i = 0; i < np; ++i) offset_[i + 1] += offset_[i];
-  adjacency_.resize(offset_[np]);
+  resize_with_headroom(adjacency_, offset_[np]);
   adjacency_fill_.assign(offset_.begin(), offset_.end() - 1);
   for (std::size_t e = 0; e < 2 * pairs; ++e) adjacency_[adjacency_fill_[pair_index_[e]]++] = std::uint32_t(e);
   // Per-candidate constants: radii, masses and materials do not change between candidate rebuilds.
@@ -184,8 +183,8 @@ void SdemStepper::build_adjacency(World& world) {
         constants_.set_row(sa * n_species + sb, row);
         row_flags[sa * n_species + sb] = SdemCandidateConstants::flags_of(row);
       }
-    constants_.flags.resize(pairs);
-    constants_.row_of.resize(pairs);
+    resize_with_headroom(constants_.flags, pairs);
+    resize_with_headroom(constants_.row_of, pairs);
     constants_.shared_rows = true;
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
@@ -336,7 +335,7 @@ void SdemStepper::assign_wrench_slots(std::size_t np, std::size_t pairs) {
       }
     });
   }
-  group_slot_.resize(groups);
+  resize_with_headroom(group_slot_, groups);
   std::size_t own = 0;
   for (std::size_t g = 0; g < groups; ++g)
     if (!in_ring[g]) group_slot_[g] = std::uint32_t(own++ * sdem::lane_count);
@@ -347,8 +346,8 @@ void SdemStepper::assign_wrench_slots(std::size_t np, std::size_t pairs) {
       if (in_ring[g]) group_slot_[g] = std::uint32_t((base + g % ring_size[r]) * sdem::lane_count);
     base += ring_size[r];
   }
-  wrench_slots_.resize(base * sdem::lane_count);
-  gather_slot_.resize(adjacency_.size());
+  resize_with_headroom(wrench_slots_, base * sdem::lane_count);
+  resize_with_headroom(gather_slot_, adjacency_.size());
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, adjacency_.size(), chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t e = r.begin(); e != r.end(); ++e) {
       const std::size_t k = adjacency_[e] >> 1;
@@ -363,8 +362,8 @@ void SdemStepper::forces_and_integrate(World& world, const KickDrift* kd) {
   build_adjacency(world);
   const std::size_t pairs = world.pair_contact_count();
   DeferredContacts& deferred = world.deferred_contacts();
-  if (deferred.force.size() < pairs) deferred.force.resize(pairs);
-  if (any_rolling_) rolling_torque_.resize(pairs);
+  if (deferred.force.size() < pairs) resize_with_headroom(deferred.force, pairs);
+  if (any_rolling_) resize_with_headroom(rolling_torque_, pairs);
   schedule_for(world.particles.size(), pairs);
   index_wall_contacts(world);
   sdem::with_normal_law(settings_.normal_law, [&](auto law_tag) { ForcePass<decltype(law_tag)::value>{*this, world, kd}.run(); });

@@ -57,6 +57,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/buffer_growth.hpp"
 #include "core/run_warnings.hpp"
 #include "core/scheduling_policy.hpp"
 #include "core/thread_arena.hpp"
@@ -143,13 +144,13 @@ struct SdemCandidateConstants {
 
   std::size_t row(std::size_t k) const { return shared_rows ? row_of[k] : k; }
   void resize_rows(std::size_t n) {
-    for (auto* v : {&kn, &damp_n, &kt0, &damp_t, &mu, &radius_a, &radius_b}) v->resize(n);
-    table.resize(n);
+    for (auto* v : {&kn, &damp_n, &kt0, &damp_t, &mu, &radius_a, &radius_b}) resize_with_headroom(*v, n);
+    resize_with_headroom(table, n);
   }
   /// One row per candidate (the flags follow `c`).
   void resize(std::size_t n) {
     resize_rows(n);
-    flags.resize(n);
+    resize_with_headroom(flags, n);
     shared_rows = false;
   }
   void set_row(std::size_t r, const SdemPairConstants& c) {
