@@ -129,7 +129,7 @@ constexpr std::size_t pgs_chunk = policy::pgs_chunk;
 // exactly (runs of sphere and general records alternate as they come); inside a colour, where the order
 // does not matter, the sphere records come first. Multipliers and velocities are copied back after the
 // solve (and the multipliers before each after_iteration callback, which may read rows.lambda).
-struct PgsBody {
+struct alignas(32) PgsBody {  // aligned: the wide kernel loads and stores it as two four-double vectors
   Vec3 v, w;
   double inv_mass, inv_inertia;
 };
@@ -279,103 +279,150 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
   return acc;
 }
 
-// Two contacts of one colour at a time (SSE2 is part of x86-64, so no -march is needed), for sweeps
-// without residual sums and with the box friction law: the same operations as sphere_sweep +
-// block_update in the same order per lane, so without FMA the results are bitwise those of the scalar
-// loop (with -march=x86-64-v3 GCC contracts to FMA differently in the two loops: last bits differ).
-// Either way deterministic: which loop runs never depends on the thread count. Only for contacts that
-// share no body (a colour chunk). GCC vector extensions; lanes = 2 doubles.
-// sphere_sweep_pairs is one function of about 115 lines on purpose, as the SDEM lane kernel is: it is
+// Contacts of one colour four at a time (Box2D v3's wide layout), for sweeps without residual sums and
+// with the box friction law: the same operations as sphere_sweep + block_update in the same order, per
+// lane. The records of a colour chunk are copied, four at a time, into a WideSphere (each field one
+// four-lane vector, so it loads without shuffles) once per solve; the bodies are gathered and scattered by
+// 4 x 4 transposes of their 64-byte records. Only for contacts that share no body (a colour chunk); a
+// chunk's last 1-3 records take the scalar loop. GCC vector extensions: AVX where the build has it (GCC
+// splits the lanes into SSE2 pairs without). Deterministic: which loop runs never depends on the thread
+// count. The last bits differ from the scalar loop's (GCC contracts to FMA differently in the two).
+// sphere_sweep_wide is one function of about 115 lines on purpose, as the SDEM lane kernel is: it is
 // sphere_sweep + block_update written once in lanes, stage for stage, to be read side by side with them;
 // the single row template of docs/ndem_row_model.md is to generate both.
-typedef double V2 __attribute__((vector_size(16)));
+typedef double V4 __attribute__((vector_size(32)));
 
-inline V2 v2(double x0, double x1) { return V2{x0, x1}; }
-inline V2 vclamp(V2 x, V2 lo, V2 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
-inline V2 vmax0(V2 x) {                                                         // std::max(0.0, x) per lane
-  const V2 z{0.0, 0.0};
+inline V4 vsplat(double x) { return V4{x, x, x, x}; }
+inline V4 vclamp(V4 x, V4 lo, V4 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
+inline V4 vmax0(V4 x) {                                                         // std::max(0.0, x) per lane
+  const V4 z{};
   return z < x ? x : z;
 }
 
+// 4 x 4 transpose: r[l][i] becomes r[i][l].
+[[gnu::always_inline]] inline void transpose4(V4* r) {
+  typedef long long M4 __attribute__((vector_size(32)));
+  const V4 t0 = __builtin_shuffle(r[0], r[1], M4{0, 4, 2, 6}), t1 = __builtin_shuffle(r[0], r[1], M4{1, 5, 3, 7});
+  const V4 t2 = __builtin_shuffle(r[2], r[3], M4{0, 4, 2, 6}), t3 = __builtin_shuffle(r[2], r[3], M4{1, 5, 3, 7});
+  r[0] = __builtin_shuffle(t0, t2, M4{0, 1, 4, 5});
+  r[1] = __builtin_shuffle(t1, t3, M4{0, 1, 4, 5});
+  r[2] = __builtin_shuffle(t0, t2, M4{2, 3, 6, 7});
+  r[3] = __builtin_shuffle(t1, t3, M4{2, 3, 6, 7});
+}
+// f[i][l] = body l's double i (v, w, 1/m, 1/I), and back.
+[[gnu::always_inline]] inline void load_bodies(double* const* p, V4* f) {
+  for (int half = 0; half < 2; ++half) {
+    for (int l = 0; l < 4; ++l) f[4 * half + l] = *static_cast<const V4*>(__builtin_assume_aligned(p[l] + 4 * half, 32));
+    transpose4(f + 4 * half);
+  }
+}
+[[gnu::always_inline]] inline void store_bodies(double* const* p, V4* f) {
+  for (int half = 0; half < 2; ++half) {
+    transpose4(f + 4 * half);
+    for (int l = 0; l < 4; ++l) *static_cast<V4*>(__builtin_assume_aligned(p[l] + 4 * half, 32)) = f[4 * half + l];
+  }
+}
+
 template <int NR>
-void sphere_sweep_pairs(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
-  const V2 sig_t{sigma_t, sigma_t}, sig_r{sigma_r, sigma_r};
-  for (std::size_t k = 0; k + 1 < count; k += 2) {
-    SphereContact<NR>& C0 = Cs[k];
-    SphereContact<NR>& C1 = Cs[k + 1];
-    double* const A0 = Bodies[C0.a].v.data();
-    double* const A1 = Bodies[C1.a].v.data();
-    double* const B0 = Bodies[C0.b].v.data();
-    double* const B1 = Bodies[C1.b].v.data();
-#define GL_R(field) v2(C0.field, C1.field)
-    V2 av[8], bv[8];  // all body values loaded first: the lambda stores below may alias them as far as
-    for (int i = 0; i < 8; ++i) {  // the compiler knows
-      av[i] = v2(A0[i], A1[i]);
-      bv[i] = v2(B0[i], B1[i]);
+struct WideSphere {  // four sphere records, field by field: lane l is record l
+  std::int32_t a[4], b[4];
+  V4 la, lb, s, q, sigma;
+  V4 bound[NR == 6 ? 3 : 1];
+  V4 oid[NR], lambda[NR];
+  V4 n[3], t1[3], t2[3];
+};
+
+template <int NR>
+WideSphere<NR> widen(const SphereContact<NR>* C) {
+  WideSphere<NR> W;
+  for (int l = 0; l < 4; ++l) {
+    W.a[l] = C[l].a, W.b[l] = C[l].b;
+    W.la[l] = C[l].la, W.lb[l] = C[l].lb, W.s[l] = C[l].s, W.q[l] = C[l].q, W.sigma[l] = C[l].sigma;
+    for (int i = 0; i < (NR == 6 ? 3 : 1); ++i) W.bound[i][l] = C[l].bound[i];
+    for (int r = 0; r < NR; ++r) W.oid[r][l] = C[l].oid[r], W.lambda[r][l] = C[l].lambda[r];
+    for (int i = 0; i < 3; ++i) W.n[i][l] = C[l].n[i], W.t1[i][l] = C[l].t1[i], W.t2[i][l] = C[l].t2[i];
+  }
+  return W;
+}
+
+template <int NR>
+void sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
+  const V4 sig_t = vsplat(sigma_t), sig_r = vsplat(sigma_r);
+  for (std::size_t k = 0; k < count; ++k) {
+    WideSphere<NR>& W = Ws[k];
+    double* A[4];
+    double* B[4];
+    for (int l = 0; l < 4; ++l) {
+      A[l] = Bodies[W.a[l]].v.data();
+      B[l] = Bodies[W.b[l]].v.data();
     }
+#define GL_R(field) W.field
+    V4 av[8], bv[8];  // all body values loaded first: the lambda stores below may alias them as far as
+    load_bodies(A, av);  // the compiler knows
+    load_bodies(B, bv);
 #define GL_A(i) av[i]
 #define GL_B(i) bv[i]
-    const V2 la = GL_R(la), lb = GL_R(lb);
-    const V2 nx = GL_R(n[0]), ny = GL_R(n[1]), nz = GL_R(n[2]);
-    const V2 t1x = GL_R(t1[0]), t1y = GL_R(t1[1]), t1z = GL_R(t1[2]);
-    const V2 t2x = GL_R(t2[0]), t2y = GL_R(t2[1]), t2z = GL_R(t2[2]);
-    const V2 a6 = GL_A(6), a7 = GL_A(7), b6 = GL_B(6), b7 = GL_B(7);
-    V2 P3{0, 0}, P4{0, 0}, P5{0, 0};
-    V2 L[NR];
-    V2 P0, P1, P2;
+    const V4 la = GL_R(la), lb = GL_R(lb);
+    const V4 nx = GL_R(n[0]), ny = GL_R(n[1]), nz = GL_R(n[2]);
+    const V4 t1x = GL_R(t1[0]), t1y = GL_R(t1[1]), t1z = GL_R(t1[2]);
+    const V4 t2x = GL_R(t2[0]), t2y = GL_R(t2[1]), t2z = GL_R(t2[2]);
+    const V4 a6 = GL_A(6), a7 = GL_A(7), b6 = GL_B(6), b7 = GL_B(7);
+    V4 P3{}, P4{}, P5{};
+    V4 L[NR];
+    V4 P0, P1, P2;
     {
-      const V2 dvx = GL_A(0) - GL_B(0), dvy = GL_A(1) - GL_B(1), dvz = GL_A(2) - GL_B(2);
-      const V2 Wx = la * GL_A(3) + lb * GL_B(3), Wy = la * GL_A(4) + lb * GL_B(4), Wz = la * GL_A(5) + lb * GL_B(5);
-      const V2 m = a6 + b6;
-      const V2 I = la * la * a7 + lb * lb * b7;
-      const V2 un = nx * dvx + ny * dvy + nz * dvz;
-      V2 v1 = t1x * dvx + t1y * dvy + t1z * dvz;
-      const V2 v2_ = t2x * dvx + t2y * dvy + t2z * dvz;
-      const V2 W1 = t1x * Wx + t1y * Wy + t1z * Wz;
-      V2 W2 = t2x * Wx + t2y * Wy + t2z * Wz;
+      const V4 dvx = GL_A(0) - GL_B(0), dvy = GL_A(1) - GL_B(1), dvz = GL_A(2) - GL_B(2);
+      const V4 Wx = la * GL_A(3) + lb * GL_B(3), Wy = la * GL_A(4) + lb * GL_B(4), Wz = la * GL_A(5) + lb * GL_B(5);
+      const V4 m = a6 + b6;
+      const V4 I = la * la * a7 + lb * lb * b7;
+      const V4 un = nx * dvx + ny * dvy + nz * dvz;
+      V4 v1 = t1x * dvx + t1y * dvy + t1z * dvz;
+      const V4 v2_ = t2x * dvx + t2y * dvy + t2z * dvz;
+      const V4 W1 = t1x * Wx + t1y * Wy + t1z * Wz;
+      V4 W2 = t2x * Wx + t2y * Wy + t2z * Wz;
       // normal row
-      const V2 s = GL_R(s);
-      const V2 o0 = GL_R(lambda[0]);
-      const V2 nl = vmax0(o0 + GL_R(oid[0]) * (GL_R(q) - s * un - GL_R(sigma) * o0));
+      const V4 s = GL_R(s);
+      const V4 o0 = GL_R(lambda[0]);
+      const V4 nl = vmax0(o0 + GL_R(oid[0]) * (GL_R(q) - s * un - GL_R(sigma) * o0));
       P0 = s * (nl - o0);
       L[0] = nl;
-      const V2 fn = s * nl;
+      const V4 fn = s * nl;
       // friction pair, box: row by row
-      const V2 bnd = GL_R(bound[0]) * fn, nbnd = -bnd;
-      const V2 o1 = GL_R(lambda[1]), o2 = GL_R(lambda[2]);
-      const V2 x = vclamp(o1 + GL_R(oid[1]) * (-(v1 - W2) - sig_t * o1), nbnd, bnd);
+      const V4 bnd = GL_R(bound[0]) * fn, nbnd = -bnd;
+      const V4 o1 = GL_R(lambda[1]), o2 = GL_R(lambda[2]);
+      const V4 x = vclamp(o1 + GL_R(oid[1]) * (-(v1 - W2) - sig_t * o1), nbnd, bnd);
       P1 = x - o1;
       v1 += m * P1;
       W2 -= I * P1;
-      const V2 y = vclamp(o2 + GL_R(oid[2]) * (-(v2_ + W1) - sig_t * o2), nbnd, bnd);
+      const V4 y = vclamp(o2 + GL_R(oid[2]) * (-(v2_ + W1) - sig_t * o2), nbnd, bnd);
       P2 = y - o2;
       L[1] = x;
       L[2] = y;
       if constexpr (NR == 6) {
-        const V2 dwx = GL_A(3) - GL_B(3), dwy = GL_A(4) - GL_B(4), dwz = GL_A(5) - GL_B(5);
-        const V2 J = la * a7 - lb * b7;
-        const V2 K = a7 + b7;
-        V2 r1 = (t1x * dwx + t1y * dwy + t1z * dwz) + J * P2;
-        const V2 r2 = (t2x * dwx + t2y * dwy + t2z * dwz) - J * P1;
-        const V2 r3 = nx * dwx + ny * dwy + nz * dwz;
-        const V2 rb = GL_R(bound[1]) * fn, nrb = -rb;
-        const V2 o3 = GL_R(lambda[3]), o4 = GL_R(lambda[4]), o5 = GL_R(lambda[5]);
-        const V2 xr = vclamp(o3 + GL_R(oid[3]) * (-r1 - sig_r * o3), nrb, rb);
+        const V4 dwx = GL_A(3) - GL_B(3), dwy = GL_A(4) - GL_B(4), dwz = GL_A(5) - GL_B(5);
+        const V4 J = la * a7 - lb * b7;
+        const V4 K = a7 + b7;
+        V4 r1 = (t1x * dwx + t1y * dwy + t1z * dwz) + J * P2;
+        const V4 r2 = (t2x * dwx + t2y * dwy + t2z * dwz) - J * P1;
+        const V4 r3 = nx * dwx + ny * dwy + nz * dwz;
+        const V4 rb = GL_R(bound[1]) * fn, nrb = -rb;
+        const V4 o3 = GL_R(lambda[3]), o4 = GL_R(lambda[4]), o5 = GL_R(lambda[5]);
+        const V4 xr = vclamp(o3 + GL_R(oid[3]) * (-r1 - sig_r * o3), nrb, rb);
         P3 = xr - o3;
         r1 += K * P3;
-        const V2 yr = vclamp(o4 + GL_R(oid[4]) * (-r2 - sig_r * o4), nrb, rb);
+        const V4 yr = vclamp(o4 + GL_R(oid[4]) * (-r2 - sig_r * o4), nrb, rb);
         P4 = yr - o4;
-        const V2 tb = GL_R(bound[2]) * fn;
-        const V2 z = vclamp(o5 + GL_R(oid[5]) * (-r3 - sig_r * o5), -tb, tb);
+        const V4 tb = GL_R(bound[2]) * fn;
+        const V4 z = vclamp(o5 + GL_R(oid[5]) * (-r3 - sig_r * o5), -tb, tb);
         P5 = z - o5;
         L[3] = xr;
         L[4] = yr;
         L[5] = z;
       }
     }
-    const V2 Fx = P0 * nx + P1 * t1x + P2 * t2x, Fy = P0 * ny + P1 * t1y + P2 * t2y, Fz = P0 * nz + P1 * t1z + P2 * t2z;
-    const V2 Lx = P2 * t1x - P1 * t2x, Ly = P2 * t1y - P1 * t2y, Lz = P2 * t1z - P1 * t2z;
-    V2 out[12];
+    const V4 Fx = P0 * nx + P1 * t1x + P2 * t2x, Fy = P0 * ny + P1 * t1y + P2 * t2y, Fz = P0 * nz + P1 * t1z + P2 * t2z;
+    const V4 Lx = P2 * t1x - P1 * t2x, Ly = P2 * t1y - P1 * t2y, Lz = P2 * t1z - P1 * t2z;
+    V4 out[12];
     out[0] = GL_A(0) + a6 * Fx;
     out[1] = GL_A(1) + a6 * Fy;
     out[2] = GL_A(2) + a6 * Fz;
@@ -383,7 +430,7 @@ void sphere_sweep_pairs(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodie
     out[7] = GL_B(1) - b6 * Fy;
     out[8] = GL_B(2) - b6 * Fz;
     if constexpr (NR == 6) {
-      const V2 Tx = P3 * t1x + P4 * t2x + P5 * nx, Ty = P3 * t1y + P4 * t2y + P5 * ny, Tz = P3 * t1z + P4 * t2z + P5 * nz;
+      const V4 Tx = P3 * t1x + P4 * t2x + P5 * nx, Ty = P3 * t1y + P4 * t2y + P5 * ny, Tz = P3 * t1z + P4 * t2z + P5 * nz;
       out[3] = GL_A(3) + a7 * (la * Lx + Tx);
       out[4] = GL_A(4) + a7 * (la * Ly + Ty);
       out[5] = GL_A(5) + a7 * (la * Lz + Tz);
@@ -391,7 +438,7 @@ void sphere_sweep_pairs(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodie
       out[10] = GL_B(4) + b7 * (lb * Ly - Ty);
       out[11] = GL_B(5) + b7 * (lb * Lz - Tz);
     } else {
-      const V2 ia = a7 * la, ib = b7 * lb;
+      const V4 ia = a7 * la, ib = b7 * lb;
       out[3] = GL_A(3) + ia * Lx;
       out[4] = GL_A(4) + ia * Ly;
       out[5] = GL_A(5) + ia * Lz;
@@ -402,19 +449,14 @@ void sphere_sweep_pairs(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodie
 #undef GL_R
 #undef GL_A
 #undef GL_B
-    for (int i = 0; i < 6; ++i) {
-      A0[i] = out[i][0];
-      A1[i] = out[i][1];
-      B0[i] = out[6 + i][0];
-      B1[i] = out[6 + i][1];
-    }
-    for (int r = 0; r < NR; ++r) {
-      C0.lambda[r] = L[r][0];
-      C1.lambda[r] = L[r][1];
-    }
+    V4 a_out[8] = {out[0], out[1], out[2], out[3], out[4], out[5], a6, a7};  // whole records: 1/m, 1/I unchanged
+    V4 b_out[8] = {out[6], out[7], out[8], out[9], out[10], out[11], b6, b7};
+    store_bodies(A, a_out);
+    store_bodies(B, b_out);
+    for (int r = 0; r < NR; ++r) W.lambda[r] = L[r];
   }
-  if (count % 2) sphere_sweep<NR, false>(Cs + count - 1, 1, Bodies, sigma_t, sigma_r, false);
 }
+
 
 // Two bodies held in registers during a general contact's block update (b < 0: kinematic, no body).
 template <int NR>
@@ -498,8 +540,9 @@ Accum general_sweep(GeneralContact<NR>* Cs, std::size_t count, PgsBody* Bodies, 
 // A run of records of one kind, in sweep order: [begin, end) of the sphere or the general records.
 struct SweepChunk {
   bool sphere;
-  bool independent;  // no two records share a body (a colour chunk): the two-lane kernel may run it
+  bool independent;  // no two records share a body (a colour chunk): the wide kernel may run it
   std::size_t begin, end;
+  std::size_t wide = 0;  // independent sphere chunk: its records in fours from PgsScratch::wide[wide]
 };
 // A group of chunks: a colour (chunks independent: run in parallel) or a serial sweep / the overflow set.
 struct SweepGroup {
@@ -517,7 +560,48 @@ struct PgsScratch {
   std::vector<PgsBody> bodies;
   std::vector<char> kind;                     // per contact: 1 = sphere record
   std::vector<std::array<double, 2>> arms;    // per contact: l_a, l_b of a sphere record
+  // The independent sphere chunks' records in fours (SweepChunk::wide), for the sweeps that run the wide
+  // kernel; their multipliers are ahead of the records' after such a sweep (wide_ahead) and behind after
+  // any other (records_ahead) until sync_lambda copies them over.
+  std::vector<WideSphere<NR>> wide;
+  bool wide_ahead = false, records_ahead = false;
 };
+
+// Builds PgsScratch::wide from the independent sphere chunks (coloured sweeps).
+template <int NR>
+void widen_chunks(PgsScratch<NR>& X) {
+  std::size_t quads = 0;
+  for (const SweepChunk& ch : X.chunks)
+    if (ch.sphere && ch.independent) quads += (ch.end - ch.begin) / 4;
+  X.wide.clear();
+  reserve_with_headroom(X.wide, quads);
+  for (SweepChunk& ch : X.chunks) {
+    if (!ch.sphere || !ch.independent) continue;
+    ch.wide = X.wide.size();
+    for (std::size_t i = ch.begin; i + 4 <= ch.end; i += 4) X.wide.push_back(widen(&X.sphere[i]));
+  }
+  X.wide_ahead = X.records_ahead = false;
+}
+
+// Brings the multipliers of the wide copies (to_wide) or of the records up to date when they are behind.
+template <int NR>
+void sync_lambda(PgsScratch<NR>& X, bool to_wide) {
+  if (!(to_wide ? X.records_ahead : X.wide_ahead)) return;
+  for (const SweepChunk& ch : X.chunks) {
+    if (!ch.sphere || !ch.independent) continue;
+    for (std::size_t i = ch.begin, w = ch.wide; i + 4 <= ch.end; i += 4, ++w)
+      for (int l = 0; l < 4; ++l)
+        for (int r = 0; r < NR; ++r) {
+          double& record = X.sphere[i + std::size_t(l)].lambda[r];
+          double& lane = X.wide[w].lambda[r][l];
+          if (to_wide)
+            lane = record;
+          else
+            record = lane;
+        }
+  }
+  (to_wide ? X.records_ahead : X.wide_ahead) = false;
+}
 
 // The sphere record is valid for contact c when it joins two particles, has no wall velocity and its
 // contact point is on the line of centres: (p - x_a) x n = 0 up to rounding (relative 1e-8 of the lever
@@ -701,10 +785,14 @@ Accum sweep_packed(PgsScratch<NR>& X, const NdemRows& R, const PgsOptions& opt, 
   SphereContact<NR>* const Sd = X.sphere.data();
   GeneralContact<NR>* const Gd = X.general.data();
   PgsBody* const Bd = X.bodies.data();
+  const bool wide = !residual && !opt.cone && !X.wide.empty();
+  sync_lambda(X, wide);
+  (wide ? X.wide_ahead : X.records_ahead) = !X.wide.empty();
   auto run = [&](const SweepChunk& ch) {
     const std::size_t cnt = ch.end - ch.begin;
-    if (ch.sphere && ch.independent && !residual && !opt.cone) {
-      sphere_sweep_pairs<NR>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r);
+    if (wide && ch.sphere && ch.independent) {
+      sphere_sweep_wide<NR>(X.wide.data() + ch.wide, cnt / 4, Bd, R.sigma_t, R.sigma_r);
+      if (cnt % 4) sphere_sweep<NR, false>(Sd + ch.end - cnt % 4, cnt % 4, Bd, R.sigma_t, R.sigma_r, false);
       return Accum{};
     }
     if (ch.sphere)
@@ -759,6 +847,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   } guard{&tl_busy, nested};
   tl_busy = true;
   pack<NR>(R, L, inv_diag, scale, q, sigma, opt.omega, opt.colouring, opt.general_records_only, X);
+  widen_chunks(X);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
@@ -796,11 +885,13 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
       out.residual_rolling.push_back(mean(a.r, rows_r));
     }
     if (opt.after_iteration) {
+      sync_lambda(X, false);
       unpack_lambda<NR>(X, L);
       opt.after_iteration(k);
     }
     if (opt.tolerance > 0 && out.final_residual < opt.tolerance) break;
   }
+  sync_lambda(X, false);
   unpack_lambda<NR>(X, L);
   for (std::size_t i = 0; i < nb; ++i) {
     B.v[i] = X.bodies[i].v;
