@@ -81,7 +81,7 @@ class ContactDetector {
               const std::function<void()>& before_rebuild = {}, std::vector<PairHistory>* pair_history = nullptr,
               bool pair_history_current = false);
   /// Particle indices a, b of pair candidate k at 2k and 2k + 1, as of the last rebuild (empty after
-  /// restore(): then only the records have them).
+  /// restore() or take_pair_particles(): then only the records have them).
   const std::vector<std::int32_t>& pair_particles() const { return pair_particles_; }
   /// Moves pair_particles() out (the SDEM stepper keeps them until the next rebuild, so that they are
   /// not held twice); empty afterwards.

@@ -89,7 +89,7 @@ struct DetectorMirror {
   CollisionStats e;
   std::vector<Contact> f, g;     // scratch buffers only: no state between steps
   ModelHistory fm, gm;
-  std::vector<std::int32_t> f0;  // pair particle indices: a copy of the records', cleared by restore()
+  std::vector<std::int32_t> f0;  // pair particle indices: a copy of the records', cleared by restore() (or taken by the SDEM stepper)
   std::vector<std::uint32_t> f01;  // wall contacts' particle and wall: a copy of the records', cleared by restore()
   std::vector<std::uint32_t> f1;  // (from here to f9 too: collision workspace, see collision.hpp)
   std::vector<std::uint32_t> f1a, f1b, f1c;

@@ -457,7 +457,6 @@ void sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, d
   }
 }
 
-
 // Two bodies held in registers during a general contact's block update (b < 0: kinematic, no body).
 template <int NR>
 struct GeneralState {
