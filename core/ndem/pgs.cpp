@@ -566,20 +566,22 @@ struct PgsScratch {
   bool wide_ahead = false, records_ahead = false;
 };
 
-// Builds PgsScratch::wide from the independent sphere chunks (coloured sweeps).
+// Builds PgsScratch::wide from the independent sphere chunks (coloured sweeps), or leaves it empty when no
+// sweep of this solve will run the wide kernel (`used` false).
 template <int NR>
-void widen_chunks(PgsScratch<NR>& X) {
+void widen_chunks(PgsScratch<NR>& X, bool used) {
+  X.wide.clear();
+  X.wide_ahead = X.records_ahead = false;
+  if (!used) return;
   std::size_t quads = 0;
   for (const SweepChunk& ch : X.chunks)
     if (ch.sphere && ch.independent) quads += (ch.end - ch.begin) / 4;
-  X.wide.clear();
   reserve_with_headroom(X.wide, quads);
   for (SweepChunk& ch : X.chunks) {
     if (!ch.sphere || !ch.independent) continue;
     ch.wide = X.wide.size();
     for (std::size_t i = ch.begin; i + 4 <= ch.end; i += 4) X.wide.push_back(widen(&X.sphere[i]));
   }
-  X.wide_ahead = X.records_ahead = false;
 }
 
 // Brings the multipliers of the wide copies (to_wide) or of the records up to date when they are behind.
@@ -846,7 +848,9 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   } guard{&tl_busy, nested};
   tl_busy = true;
   pack<NR>(R, L, inv_diag, scale, q, sigma, opt.omega, opt.colouring, opt.general_records_only, X);
-  widen_chunks(X);
+  // Every sweep but the last sums residuals when a tolerance or the residual history is asked for, and
+  // cone friction never runs the wide kernel: then the wide copy would go unused.
+  widen_chunks(X, opt.colouring && !opt.cone && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
