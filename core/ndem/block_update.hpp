@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/ndem/row_model.hpp"
+#include "core/ndem/lanes.hpp"
 
 namespace grainlab::ndem_rows {
 
@@ -26,33 +26,33 @@ struct Accum {
 // friction and rolling bounds from the physical normal impulse s lambda_n (000 l.799, 1572, 1616).
 // Box: row by row; cone/disk: both rows of a pair from the same state, then a joint projection.
 // Residual sums |dlambda| / (omega D^{-1}); the caller multiplies by omega.
-template <int NR, bool Residual, class State>
-[[gnu::always_inline]] inline void block_update(State& st, double* lam, const double* oid, const double* bound, double s,
-                                                double q, double sigma, double sigma_t, double sigma_r, bool cone,
-                                                Accum& acc) {
+// T: double (one contact) or V4 (four contacts, core/ndem/lanes.hpp; no residual sums).
+template <int NR, bool Residual, class State, class T>
+[[gnu::always_inline]] inline void block_update(State& st, T* lam, const T* oid, const T* bound, T s, T q, T sigma,
+                                                T sigma_t, T sigma_r, bool cone, Accum& acc) {
   {
-    const double old = lam[0];
-    const double nl = std::max(0.0, old + oid[0] * (q - s * st.template u<0>() - sigma * old));
-    const double dl = nl - old;
+    const T old = lam[0];
+    const T nl = max0(old + oid[0] * (q - s * st.template u<0>() - sigma * old));
+    const T dl = nl - old;
     st.template ap<0>(s * dl);
     lam[0] = nl;
     if constexpr (Residual)
       if (oid[0] > 0) acc.n += std::abs(dl) / oid[0];  // (a body row may have no mass on its normal)
   }
-  const double fn = s * lam[0];  // physical normal impulse
-  auto pair = [&](auto r1c, double sig, double bnd, double& racc) {
+  const T fn = s * lam[0];  // physical normal impulse
+  auto pair = [&](auto r1c, T sig, T bnd, double& racc) {
     constexpr int r1 = decltype(r1c)::value, r2 = r1 + 1;
-    const double o1 = lam[r1], o2 = lam[r2];
-    double x = o1 + oid[r1] * (-st.template u<r1>() - sig * o1);
-    double y;
+    const T o1 = lam[r1], o2 = lam[r2];
+    T x = o1 + oid[r1] * (-st.template u<r1>() - sig * o1);
+    T y;
     if (cone) {
       y = o2 + oid[r2] * (-st.template u<r2>() - sig * o2);
       project_pair(x, y, bnd, true);
       st.template ap<r1>(x - o1);
     } else {
-      x = std::clamp(x, -bnd, bnd);
+      x = clamp(x, -bnd, bnd);
       st.template ap<r1>(x - o1);
-      y = std::clamp(o2 + oid[r2] * (-st.template u<r2>() - sig * o2), -bnd, bnd);
+      y = clamp(o2 + oid[r2] * (-st.template u<r2>() - sig * o2), -bnd, bnd);
     }
     st.template ap<r2>(y - o2);
     lam[r1] = x;
@@ -63,9 +63,9 @@ template <int NR, bool Residual, class State>
   if constexpr (NR == 6) {
     st.begin_rolling();
     pair(std::integral_constant<int, 3>{}, sigma_r, bound[1] * fn, acc.r);
-    const double o = lam[5];
-    const double b = bound[2] * fn;
-    const double z = std::clamp(o + oid[5] * (-st.template u<5>() - sigma_r * o), -b, b);
+    const T o = lam[5];
+    const T b = bound[2] * fn;
+    const T z = clamp(o + oid[5] * (-st.template u<5>() - sigma_r * o), -b, b);
     st.template ap<5>(z - o);
     lam[5] = z;
     if constexpr (Residual) acc.r += std::abs(z - o) / oid[5];

@@ -99,6 +99,8 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
 
 using ndem_rows::Accum;
 using ndem_rows::block_update;
+using ndem_rows::V4;
+using ndem_rows::vsplat;
 
 
 constexpr std::size_t pgs_chunk = policy::pgs_chunk;
@@ -158,30 +160,30 @@ struct GeneralContact {
   Vec3 n, t1, t2, ca_n, ca_t1, ca_t2, cb_n, cb_t1, cb_t2;
 };
 
-// Contact-local state of a sphere record (see the comment above "PgsBody"). The rolling components
-// (t1.dw, t2.dw, n.dw with the friction impulses' effect J P) are formed only when the rolling rows start,
-// which keeps them out of registers during the normal and friction rows.
-template <int NR>
+// Contact-local state of a sphere record (see the comment above "PgsBody"), for one contact (T = double)
+// or four of a colour (T = V4). The rolling components (t1.dw, t2.dw, n.dw with the friction impulses'
+// effect J P) are formed only when the rolling rows start, which keeps them out of registers during the
+// normal and friction rows.
+template <int NR, class T>
 struct SphereState {
-  const double* A;                       // body records as double[8]: v, w, 1/m, 1/I
-  const double* B;
-  const Vec3 *n, *t1, *t2;               // contact frame (in the record)
-  double la, lb;
-  double un, v1, v2, W1, W2;             // n.dv, t1.dv, t2.dv, t1.W, t2.W
-  double r1 = 0, r2 = 0, r3 = 0;         // t1.dw, t2.dw, n.dw (rolling rows only)
-  double m, I, K = 0;
-  double P[6] = {0, 0, 0, 0, 0, 0};      // impulses applied per row (normal: scaled)
+  const T* A;                            // body records as [8]: v, w, 1/m, 1/I
+  const T* B;
+  const T *n, *t1, *t2;                  // contact frame (in the record)
+  T la, lb;
+  T un, v1, v2, W1, W2;                  // n.dv, t1.dv, t2.dv, t1.W, t2.W
+  T r1{}, r2{}, r3{};                    // t1.dw, t2.dw, n.dw (rolling rows only)
+  T m, I, K{};
+  T P[6]{};                              // impulses applied per row (normal: scaled)
   void begin_rolling() {
-    const double dw[3] = {A[3] - B[3], A[4] - B[4], A[5] - B[5]};
-    const Vec3 &nn = *n, &e1 = *t1, &e2 = *t2;
-    const double J = la * A[7] - lb * B[7];
+    const T dw[3] = {A[3] - B[3], A[4] - B[4], A[5] - B[5]};
+    const T J = la * A[7] - lb * B[7];
     K = A[7] + B[7];
-    r1 = (e1[0] * dw[0] + e1[1] * dw[1] + e1[2] * dw[2]) + J * P[2];
-    r2 = (e2[0] * dw[0] + e2[1] * dw[1] + e2[2] * dw[2]) - J * P[1];
-    r3 = nn[0] * dw[0] + nn[1] * dw[1] + nn[2] * dw[2];
+    r1 = (t1[0] * dw[0] + t1[1] * dw[1] + t1[2] * dw[2]) + J * P[2];
+    r2 = (t2[0] * dw[0] + t2[1] * dw[1] + t2[2] * dw[2]) - J * P[1];
+    r3 = n[0] * dw[0] + n[1] * dw[1] + n[2] * dw[2];
   }
   template <int r>
-  double u() const {
+  T u() const {
     if constexpr (r == 0) return un;
     else if constexpr (r == 1) return v1 - W2;
     else if constexpr (r == 2) return v2 + W1;
@@ -190,7 +192,7 @@ struct SphereState {
     else return r3;
   }
   template <int r>
-  void ap(double p) {
+  void ap(T p) {
     P[r] = p;
     if constexpr (r == 0) {
       un += m * p;
@@ -212,11 +214,77 @@ struct SphereState {
 
 // Plain scalar code (no Eigen expressions): GCC's inliner otherwise leaves some 3-vector updates as calls
 // in this loop depending on unrelated code around it.
+template <class T>
 struct D3 {
-  double x, y, z;
+  T x, y, z;
 };
-inline D3 load3(const Vec3& v) { return {v[0], v[1], v[2]}; }
-inline double dot3(const D3& a, const D3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class T>
+inline D3<T> load3(const T* v) {
+  return {v[0], v[1], v[2]};
+}
+template <class T>
+inline T dot3(const D3<T>& a, const D3<T>& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+inline const double* components(const Vec3& v) { return v.data(); }
+inline const V4* components(const V4 (&v)[3]) { return v; }
+
+// One sphere record's block update (a SphereContact, or four of them as a WideSphere) on the bodies A and B
+// (records as [8]: v, w, 1/m, 1/I; for four contacts, their lanes): the contact-local state, block_update,
+// and the impulses written to both bodies once.
+template <int NR, bool Residual, class T, class Record>
+[[gnu::always_inline]] inline void sphere_block(Record& C, T* const A, T* const B, T sigma_t, T sigma_r, bool cone,
+                                                Accum& acc) {
+  const T la = C.la, lb = C.lb;
+  const D3<T> n = load3(components(C.n)), t1 = load3(components(C.t1)), t2 = load3(components(C.t2));
+  const D3<T> dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
+  const D3<T> W{la * A[3] + lb * B[3], la * A[4] + lb * B[4], la * A[5] + lb * B[5]};
+  SphereState<NR, T> st;
+  st.A = A;
+  st.B = B;
+  st.n = components(C.n);
+  st.t1 = components(C.t1);
+  st.t2 = components(C.t2);
+  st.la = la;
+  st.lb = lb;
+  st.m = A[6] + B[6];
+  st.I = la * la * A[7] + lb * lb * B[7];
+  st.un = dot3(n, dv);
+  st.v1 = dot3(t1, dv);
+  st.v2 = dot3(t2, dv);
+  st.W1 = dot3(t1, W);
+  st.W2 = dot3(t2, W);
+  block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
+  const T pn = st.P[0], p1 = st.P[1], p2 = st.P[2];
+  const D3<T> F{pn * n.x + p1 * t1.x + p2 * t2.x, pn * n.y + p1 * t1.y + p2 * t2.y, pn * n.z + p1 * t1.z + p2 * t2.z};
+  const D3<T> L{p2 * t1.x - p1 * t2.x, p2 * t1.y - p1 * t2.y, p2 * t1.z - p1 * t2.z};
+  const T ma = A[6], mb = B[6];
+  A[0] += ma * F.x;
+  A[1] += ma * F.y;
+  A[2] += ma * F.z;
+  B[0] -= mb * F.x;
+  B[1] -= mb * F.y;
+  B[2] -= mb * F.z;
+  if constexpr (NR == 6) {
+    const T r1 = st.P[3], r2 = st.P[4], tw = st.P[5];
+    const D3<T> T_{r1 * t1.x + r2 * t2.x + tw * n.x, r1 * t1.y + r2 * t2.y + tw * n.y, r1 * t1.z + r2 * t2.z + tw * n.z};
+    const T ia = A[7], ib = B[7];
+    A[3] += ia * (la * L.x + T_.x);
+    A[4] += ia * (la * L.y + T_.y);
+    A[5] += ia * (la * L.z + T_.z);
+    B[3] += ib * (lb * L.x - T_.x);
+    B[4] += ib * (lb * L.y - T_.y);
+    B[5] += ib * (lb * L.z - T_.z);
+  } else {
+    const T ia = A[7] * la, ib = B[7] * lb;
+    A[3] += ia * L.x;
+    A[4] += ia * L.y;
+    A[5] += ia * L.z;
+    B[3] += ib * L.x;
+    B[4] += ib * L.y;
+    B[5] += ib * L.z;
+  }
+}
 
 template <int NR, bool Residual>
 Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
@@ -224,80 +292,18 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
   Accum acc;
   for (std::size_t k = 0; k < count; ++k) {
     SphereContact<NR>& C = Cs[k];
-    double* const A = Bodies[C.a].v.data();  // v (0-2), w (3-5), 1/m (6), 1/I (7)
-    double* const B = Bodies[C.b].v.data();
-    const double la = C.la, lb = C.lb;
-    const D3 n = load3(C.n), t1 = load3(C.t1), t2 = load3(C.t2);
-    const D3 dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
-    const D3 W{la * A[3] + lb * B[3], la * A[4] + lb * B[4], la * A[5] + lb * B[5]};
-    SphereState<NR> st;
-    st.A = A;
-    st.B = B;
-    st.n = &C.n;
-    st.t1 = &C.t1;
-    st.t2 = &C.t2;
-    st.la = la;
-    st.lb = lb;
-    st.m = A[6] + B[6];
-    st.I = la * la * A[7] + lb * lb * B[7];
-    st.un = dot3(n, dv);
-    st.v1 = dot3(t1, dv);
-    st.v2 = dot3(t2, dv);
-    st.W1 = dot3(t1, W);
-    st.W2 = dot3(t2, W);
-    block_update<NR, Residual>(st, C.lambda, C.oid, C.bound, C.s, C.q, C.sigma, sigma_t, sigma_r, cone, acc);
-    const double pn = st.P[0], p1 = st.P[1], p2 = st.P[2];
-    const D3 F{pn * n.x + p1 * t1.x + p2 * t2.x, pn * n.y + p1 * t1.y + p2 * t2.y, pn * n.z + p1 * t1.z + p2 * t2.z};
-    const D3 L{p2 * t1.x - p1 * t2.x, p2 * t1.y - p1 * t2.y, p2 * t1.z - p1 * t2.z};
-    const double ma = A[6], mb = B[6];
-    A[0] += ma * F.x;
-    A[1] += ma * F.y;
-    A[2] += ma * F.z;
-    B[0] -= mb * F.x;
-    B[1] -= mb * F.y;
-    B[2] -= mb * F.z;
-    if constexpr (NR == 6) {
-      const double r1 = st.P[3], r2 = st.P[4], tw = st.P[5];
-      const D3 T{r1 * t1.x + r2 * t2.x + tw * n.x, r1 * t1.y + r2 * t2.y + tw * n.y, r1 * t1.z + r2 * t2.z + tw * n.z};
-      const double ia = A[7], ib = B[7];
-      A[3] += ia * (la * L.x + T.x);
-      A[4] += ia * (la * L.y + T.y);
-      A[5] += ia * (la * L.z + T.z);
-      B[3] += ib * (lb * L.x - T.x);
-      B[4] += ib * (lb * L.y - T.y);
-      B[5] += ib * (lb * L.z - T.z);
-    } else {
-      const double ia = A[7] * la, ib = B[7] * lb;
-      A[3] += ia * L.x;
-      A[4] += ia * L.y;
-      A[5] += ia * L.z;
-      B[3] += ib * L.x;
-      B[4] += ib * L.y;
-      B[5] += ib * L.z;
-    }
+    sphere_block<NR, Residual>(C, Bodies[C.a].v.data(), Bodies[C.b].v.data(), sigma_t, sigma_r, cone, acc);
   }
   return acc;
 }
 
-// Contacts of one colour four at a time (Box2D v3's wide layout), for sweeps without residual sums and
-// with the box friction law: the same operations as sphere_sweep + block_update in the same order, per
-// lane. The records of a colour chunk are copied, four at a time, into a WideSphere (each field one
-// four-lane vector, so it loads without shuffles) once per solve; the bodies are gathered and scattered by
-// 4 x 4 transposes of their 64-byte records. Only for contacts that share no body (a colour chunk); a
-// chunk's last 1-3 records take the scalar loop. GCC vector extensions: AVX where the build has it (GCC
-// splits the lanes into SSE2 pairs without). Deterministic: which loop runs never depends on the thread
-// count. The last bits differ from the scalar loop's (GCC contracts to FMA differently in the two).
-// sphere_sweep_wide is one function of about 115 lines on purpose, as the SDEM lane kernel is: it is
-// sphere_sweep + block_update written once in lanes, stage for stage, to be read side by side with them;
-// the single row template of docs/ndem_row_model.md is to generate both.
-typedef double V4 __attribute__((vector_size(32)));
-
-inline V4 vsplat(double x) { return V4{x, x, x, x}; }
-inline V4 vclamp(V4 x, V4 lo, V4 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
-inline V4 vmax0(V4 x) {                                                         // std::max(0.0, x) per lane
-  const V4 z{};
-  return z < x ? x : z;
-}
+// Contacts of one colour four at a time (Box2D v3's wide layout), for sweeps without residual sums: the
+// same sphere_block as sphere_sweep on four lanes. The records of a colour chunk are copied, four at a
+// time, into a WideSphere (each field one four-lane vector, so it loads without shuffles) once per solve;
+// the bodies are gathered and scattered by 4 x 4 transposes of their 64-byte records. Only for contacts
+// that share no body (a colour chunk); a chunk's last 1-3 records take the scalar loop. Deterministic:
+// which loop runs never depends on the thread count. The last bits may differ from the scalar loop's
+// (GCC contracts to FMA differently in the two).
 
 // 4 x 4 transpose: r[l][i] becomes r[i][l].
 [[gnu::always_inline]] inline void transpose4(V4* r) {
@@ -345,9 +351,10 @@ WideSphere<NR> widen(const SphereContact<NR>* C) {
   return W;
 }
 
-template <int NR>
+template <int NR, bool cone>  // cone a constant: the box kernel carries no projection code (registers)
 void sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
   const V4 sig_t = vsplat(sigma_t), sig_r = vsplat(sigma_r);
+  Accum no_residual;
   for (std::size_t k = 0; k < count; ++k) {
     WideSphere<NR>& W = Ws[k];
     double* A[4];
@@ -356,104 +363,12 @@ void sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, d
       A[l] = Bodies[W.a[l]].v.data();
       B[l] = Bodies[W.b[l]].v.data();
     }
-#define GL_R(field) W.field
-    V4 av[8], bv[8];  // all body values loaded first: the lambda stores below may alias them as far as
-    load_bodies(A, av);  // the compiler knows
+    V4 av[8], bv[8];  // all body values loaded first: the lambda stores may alias the records as far as the
+    load_bodies(A, av);  // compiler knows
     load_bodies(B, bv);
-#define GL_A(i) av[i]
-#define GL_B(i) bv[i]
-    const V4 la = GL_R(la), lb = GL_R(lb);
-    const V4 nx = GL_R(n[0]), ny = GL_R(n[1]), nz = GL_R(n[2]);
-    const V4 t1x = GL_R(t1[0]), t1y = GL_R(t1[1]), t1z = GL_R(t1[2]);
-    const V4 t2x = GL_R(t2[0]), t2y = GL_R(t2[1]), t2z = GL_R(t2[2]);
-    const V4 a6 = GL_A(6), a7 = GL_A(7), b6 = GL_B(6), b7 = GL_B(7);
-    V4 P3{}, P4{}, P5{};
-    V4 L[NR];
-    V4 P0, P1, P2;
-    {
-      const V4 dvx = GL_A(0) - GL_B(0), dvy = GL_A(1) - GL_B(1), dvz = GL_A(2) - GL_B(2);
-      const V4 Wx = la * GL_A(3) + lb * GL_B(3), Wy = la * GL_A(4) + lb * GL_B(4), Wz = la * GL_A(5) + lb * GL_B(5);
-      const V4 m = a6 + b6;
-      const V4 I = la * la * a7 + lb * lb * b7;
-      const V4 un = nx * dvx + ny * dvy + nz * dvz;
-      V4 v1 = t1x * dvx + t1y * dvy + t1z * dvz;
-      const V4 v2_ = t2x * dvx + t2y * dvy + t2z * dvz;
-      const V4 W1 = t1x * Wx + t1y * Wy + t1z * Wz;
-      V4 W2 = t2x * Wx + t2y * Wy + t2z * Wz;
-      // normal row
-      const V4 s = GL_R(s);
-      const V4 o0 = GL_R(lambda[0]);
-      const V4 nl = vmax0(o0 + GL_R(oid[0]) * (GL_R(q) - s * un - GL_R(sigma) * o0));
-      P0 = s * (nl - o0);
-      L[0] = nl;
-      const V4 fn = s * nl;
-      // friction pair, box: row by row
-      const V4 bnd = GL_R(bound[0]) * fn, nbnd = -bnd;
-      const V4 o1 = GL_R(lambda[1]), o2 = GL_R(lambda[2]);
-      const V4 x = vclamp(o1 + GL_R(oid[1]) * (-(v1 - W2) - sig_t * o1), nbnd, bnd);
-      P1 = x - o1;
-      v1 += m * P1;
-      W2 -= I * P1;
-      const V4 y = vclamp(o2 + GL_R(oid[2]) * (-(v2_ + W1) - sig_t * o2), nbnd, bnd);
-      P2 = y - o2;
-      L[1] = x;
-      L[2] = y;
-      if constexpr (NR == 6) {
-        const V4 dwx = GL_A(3) - GL_B(3), dwy = GL_A(4) - GL_B(4), dwz = GL_A(5) - GL_B(5);
-        const V4 J = la * a7 - lb * b7;
-        const V4 K = a7 + b7;
-        V4 r1 = (t1x * dwx + t1y * dwy + t1z * dwz) + J * P2;
-        const V4 r2 = (t2x * dwx + t2y * dwy + t2z * dwz) - J * P1;
-        const V4 r3 = nx * dwx + ny * dwy + nz * dwz;
-        const V4 rb = GL_R(bound[1]) * fn, nrb = -rb;
-        const V4 o3 = GL_R(lambda[3]), o4 = GL_R(lambda[4]), o5 = GL_R(lambda[5]);
-        const V4 xr = vclamp(o3 + GL_R(oid[3]) * (-r1 - sig_r * o3), nrb, rb);
-        P3 = xr - o3;
-        r1 += K * P3;
-        const V4 yr = vclamp(o4 + GL_R(oid[4]) * (-r2 - sig_r * o4), nrb, rb);
-        P4 = yr - o4;
-        const V4 tb = GL_R(bound[2]) * fn;
-        const V4 z = vclamp(o5 + GL_R(oid[5]) * (-r3 - sig_r * o5), -tb, tb);
-        P5 = z - o5;
-        L[3] = xr;
-        L[4] = yr;
-        L[5] = z;
-      }
-    }
-    const V4 Fx = P0 * nx + P1 * t1x + P2 * t2x, Fy = P0 * ny + P1 * t1y + P2 * t2y, Fz = P0 * nz + P1 * t1z + P2 * t2z;
-    const V4 Lx = P2 * t1x - P1 * t2x, Ly = P2 * t1y - P1 * t2y, Lz = P2 * t1z - P1 * t2z;
-    V4 out[12];
-    out[0] = GL_A(0) + a6 * Fx;
-    out[1] = GL_A(1) + a6 * Fy;
-    out[2] = GL_A(2) + a6 * Fz;
-    out[6] = GL_B(0) - b6 * Fx;
-    out[7] = GL_B(1) - b6 * Fy;
-    out[8] = GL_B(2) - b6 * Fz;
-    if constexpr (NR == 6) {
-      const V4 Tx = P3 * t1x + P4 * t2x + P5 * nx, Ty = P3 * t1y + P4 * t2y + P5 * ny, Tz = P3 * t1z + P4 * t2z + P5 * nz;
-      out[3] = GL_A(3) + a7 * (la * Lx + Tx);
-      out[4] = GL_A(4) + a7 * (la * Ly + Ty);
-      out[5] = GL_A(5) + a7 * (la * Lz + Tz);
-      out[9] = GL_B(3) + b7 * (lb * Lx - Tx);
-      out[10] = GL_B(4) + b7 * (lb * Ly - Ty);
-      out[11] = GL_B(5) + b7 * (lb * Lz - Tz);
-    } else {
-      const V4 ia = a7 * la, ib = b7 * lb;
-      out[3] = GL_A(3) + ia * Lx;
-      out[4] = GL_A(4) + ia * Ly;
-      out[5] = GL_A(5) + ia * Lz;
-      out[9] = GL_B(3) + ib * Lx;
-      out[10] = GL_B(4) + ib * Ly;
-      out[11] = GL_B(5) + ib * Lz;
-    }
-#undef GL_R
-#undef GL_A
-#undef GL_B
-    V4 a_out[8] = {out[0], out[1], out[2], out[3], out[4], out[5], a6, a7};  // whole records: 1/m, 1/I unchanged
-    V4 b_out[8] = {out[6], out[7], out[8], out[9], out[10], out[11], b6, b7};
-    store_bodies(A, a_out);
-    store_bodies(B, b_out);
-    for (int r = 0; r < NR; ++r) W.lambda[r] = L[r];
+    sphere_block<NR, false>(W, av, bv, sig_t, sig_r, cone, no_residual);
+    store_bodies(A, av);
+    store_bodies(B, bv);
   }
 }
 
@@ -786,14 +701,15 @@ Accum sweep_packed(PgsScratch<NR>& X, const NdemRows& R, const PgsOptions& opt, 
   SphereContact<NR>* const Sd = X.sphere.data();
   GeneralContact<NR>* const Gd = X.general.data();
   PgsBody* const Bd = X.bodies.data();
-  const bool wide = !residual && !opt.cone && !X.wide.empty();
+  const bool wide = !residual && !X.wide.empty();
   sync_lambda(X, wide);
   (wide ? X.wide_ahead : X.records_ahead) = !X.wide.empty();
   auto run = [&](const SweepChunk& ch) {
     const std::size_t cnt = ch.end - ch.begin;
     if (wide && ch.sphere && ch.independent) {
-      sphere_sweep_wide<NR>(X.wide.data() + ch.wide, cnt / 4, Bd, R.sigma_t, R.sigma_r);
-      if (cnt % 4) sphere_sweep<NR, false>(Sd + ch.end - cnt % 4, cnt % 4, Bd, R.sigma_t, R.sigma_r, false);
+      (opt.cone ? sphere_sweep_wide<NR, true> : sphere_sweep_wide<NR, false>)(X.wide.data() + ch.wide, cnt / 4, Bd,
+                                                                             R.sigma_t, R.sigma_r);
+      if (cnt % 4) sphere_sweep<NR, false>(Sd + ch.end - cnt % 4, cnt % 4, Bd, R.sigma_t, R.sigma_r, opt.cone);
       return Accum{};
     }
     if (ch.sphere)
@@ -848,9 +764,9 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   } guard{&tl_busy, nested};
   tl_busy = true;
   pack<NR>(R, L, inv_diag, scale, q, sigma, opt.omega, opt.colouring, opt.general_records_only, X);
-  // Every sweep but the last sums residuals when a tolerance or the residual history is asked for, and
-  // cone friction never runs the wide kernel: then the wide copy would go unused.
-  widen_chunks(X, opt.colouring && !opt.cone && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
+  // Every sweep but the last sums residuals when a tolerance or the residual history is asked for: then
+  // the wide copy would go unused.
+  widen_chunks(X, opt.colouring && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
   for (std::size_t i = 0; i < nb; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};

@@ -126,7 +126,7 @@ BOOST_AUTO_TEST_CASE(compact_record_matches_general_record) {
   for (bool rolling : {false, true})
     for (bool cone : {false, true})
       for (bool coloured : {false, true})
-        for (bool record : {true, false}) {  // without residual sums colours run the two-lane kernel
+        for (bool record : {true, false}) {  // without residual sums colours run the four-lane kernel
         const Cluster c = make_cluster(rolling, 7);
         NdemColouring col;
         col.build(c.rows, c.bodies.v.size(), 4);
