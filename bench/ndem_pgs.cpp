@@ -10,6 +10,9 @@
 //   rows_bytes_per_contact  solver SoA memory per contact (NdemRows), contact_bytes = sizeof(Contact) + sizeof(MultiplierHistory),
 //   packed_bytes_per_contact / _per_wall_contact / _per_body  the packed sweep records (core/ndem/pgs.cpp:
 //   particle pairs, walls and other general contacts, bodies)
+//   bytes_per_particle  everything held after the run (capacities), split into particle_, contact_ (with the
+//   multipliers), detector_, stepper_ (rows, bodies, colouring, impact impulses) and scratch_bytes_per_particle
+//   (the solver's per-thread packed and wide records)
 // Third argument: 0 = serial PGS, 1/2 = graph-coloured PGS on 1/2 TBB threads. The machine is shared:
 // report the load average when quoting numbers (cpu_ns_per_contact_iter is per thread of the caller).
 //
@@ -35,6 +38,7 @@
 #include "core/ndem/ndem_stepper.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
+#include "memory.hpp"
 #include "peer_pile.hpp"
 
 using namespace grainlab;
@@ -75,6 +79,22 @@ NdemSettings bench_settings(int threads) {
   return s;
 }
 
+// Bytes held per particle after the run (capacities): bytes_per_particle in all and its split into the
+// particle arrays, the contact list with its multipliers, the detector, the stepper (rows, bodies,
+// colouring, impact impulses) and the solver's per-thread scratch (packed and wide records).
+void memory_counters(benchmark::State& state, World& w, const NdemStepper& ndem, bool rolling) {
+  const double n = double(w.particles.size());
+  const double particles = double(bench::particle_bytes(w.particles)), contacts = double(bench::contact_bytes(w));
+  const double detector = double(w.detector.memory_bytes()), stepper = double(ndem.memory_bytes());
+  const double scratch = double(pgs_thread_scratch_bytes(rolling));
+  state.counters["bytes_per_particle"] = (particles + contacts + detector + stepper + scratch) / n;
+  state.counters["particle_bytes_per_particle"] = particles / n;
+  state.counters["contact_bytes_per_particle"] = contacts / n;
+  state.counters["detector_bytes_per_particle"] = detector / n;
+  state.counters["stepper_bytes_per_particle"] = stepper / n;
+  state.counters["scratch_bytes_per_particle"] = scratch / n;
+}
+
 // Whole NdemStepper::step on `w`: one benchmark iteration = one step (see the header for the counters).
 // `warmup` steps first (the first builds the grid).
 void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, int warmup) {
@@ -112,6 +132,7 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
   state.counters["packed_bytes_per_body"] = double(pgs_packed_bytes_per_body);
   state.counters["contact_bytes"] = double(sizeof(Contact) + sizeof(MultiplierHistory));  // NDEM keeps its multipliers
+  memory_counters(state, w, ndem, mu_r > 0);
   state.counters["colours"] = ndem.stats().colours;
   state.counters["impacting"] = double(ndem.stats().impacting);
   state.counters["impact_its"] = ndem.stats().impact_iterations_used;
@@ -339,6 +360,7 @@ void BM_ndem_million(benchmark::State& state) {
   state.counters["peak_rss_GB"] = double(peak_rss_bytes()) / 1e9;
   state.counters["rss_bytes_per_particle"] = double(peak_rss_bytes() - rss0) / n;
   state.counters["KE_J"] = w.particles.kinetic_energy();
+  memory_counters(state, w, ndem, false);
 }
 
 }  // namespace

@@ -52,6 +52,7 @@
 
 #include "core/sdem/sdem_stepper.hpp"
 #include "core/world.hpp"
+#include "memory.hpp"
 #include "peer_pile.hpp"
 
 using namespace grainlab;
@@ -178,13 +179,8 @@ const Bed& cached_bed(int n_thousands) {
   return bed;
 }
 
-std::size_t bytes(const auto& v) { return v.capacity() * sizeof(v[0]); }
-
-std::size_t particle_bytes(const ParticleStore& p) {
-  return bytes(p.id) + bytes(p.position) + bytes(p.velocity) + bytes(p.orientation) + bytes(p.angular_velocity) +
-         bytes(p.force) + bytes(p.torque) + bytes(p.radius) + bytes(p.mass) + bytes(p.inv_mass) + bytes(p.inertia) +
-         bytes(p.inv_inertia) + bytes(p.material) + bytes(p.flags) + bytes(p.body);
-}
+using bench::bytes;
+using bench::particle_bytes;
 
 // args: thousands of particles, threads, rolling resistance (0/1)
 void BM_sdem_bed(benchmark::State& state) {
@@ -229,8 +225,7 @@ void BM_sdem_bed(benchmark::State& state) {
   state.counters["collision"] = world.timers.collision * per;
   state.counters["forces"] = world.timers.forces * per;
   state.counters["integrate"] = world.timers.integrate * per;
-  const double contact_bytes = double(bytes(world.contacts()) + bytes(world.model_history().springs) +
-                                      bytes(world.model_history().multipliers) + bytes(world.deferred_contacts().history) +
+  const double contact_bytes = double(bench::contact_bytes(world) + bytes(world.deferred_contacts().history) +
                                       bytes(world.deferred_contacts().force));
   state.counters["bytes_per_particle"] =
       (double(particle_bytes(world.particles) + world.detector.memory_bytes() + stepper.memory_bytes()) + contact_bytes) / n;

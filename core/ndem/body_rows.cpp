@@ -1,6 +1,7 @@
 // NDEM rows of rigid-body contacts and prismatic motors; see body_rows.hpp for the formulation.
 #include "core/ndem/body_rows.hpp"
 #include "core/ndem/block_update.hpp"
+#include "core/ndem/row_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -125,8 +126,7 @@ void NdemBodyRows::set_compliance(const NdemSettings& S) {
   e_h_ = S.hertz_exponent();
   sigma_t_ = S.gamma_t / dt;
   sigma_r_ = S.gamma_r / dt;
-  const double tau = std::max(S.n_s * dt, S.damping_time / e_h_);
-  upsilon_ = 1.0 / (1.0 + 4.0 * tau / dt);
+  upsilon_ = 1.0 / (1.0 + 4.0 * S.relaxation_time() / dt);
 }
 
 // Per body: validates it, projects a prismatic body's velocity on its axis (no spin), copies its
@@ -237,29 +237,22 @@ void NdemBodyRows::set_wall_bias(const Wall& W, const Vec3& point, Row& r) {
             -r.n.dot(W.angular_velocity)};
 }
 
-// Material parameters, exactly as the sphere rows: s, k_n, Sigma_n, friction bounds, restitution,
-// impact speed; then the diagonals D^-1 (Jacobians must be set). Throws when Sigma_n is lost in rounding.
+// The contact law (row_setup.hpp, as the sphere rows), then the diagonals D^-1 (Jacobians must be set).
+// Throws when Sigma_n is lost in rounding.
 void NdemBodyRows::set_contact_law(const World& world, const NdemSettings& S, const Contact& c, Row& r) {
-  const ParticleStore& P = world.particles;
   const double dt = dt_;
-  const bool wall = c.is_wall();
-  const int ia = int(P.material[std::size_t(c.a)]);
-  const int ib = int(wall ? world.walls[std::size_t(c.wall_index())].material : P.material[std::size_t(c.b)]);
-  const MaterialPair mp = mix(world.materials[ia], world.materials[ib], world.pair_overrides.find(ia, ib));
-  const double rstar = c.effective_radius;
-  const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
-  const double delta = c.overlap;
-  r.s = e_h_ == 1.0 ? 1.0 : e_h_ * std::pow(std::max(delta, S.overlap_floor_ratio * rstar), e_h_ - 1.0);
-  r.overlap = delta;
+  const NdemRowLaw law = ndem_row_law(world, S, c, upsilon_);
+  const double kn = law.stiffness;
+  r.s = law.s;
+  r.overlap = law.overlap;
   r.stiffness = kn;
-  r.sigma_n = 4.0 * (e_h_ / kn) * upsilon_ / (dt * dt);
-  r.mu = mp.friction;
-  r.mu_roll = mp.rolling_friction * rstar;
-  r.mu_twist = mp.twisting_factor * mp.friction * rstar;
+  r.sigma_n = law.sigma_n;
+  r.mu = law.mu;
+  r.mu_roll = law.mu_roll;
+  r.mu_twist = law.mu_twist;
   if (r.mu_roll > 0 || r.mu_twist > 0) rolling_ = true;
-  r.restitution = mp.restitution;
-  const double d = wall ? 2.0 * P.radius[std::size_t(c.a)] : P.radius[std::size_t(c.a)] + P.radius[std::size_t(c.b)];
-  r.impact_speed = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * d / dt;
+  r.restitution = law.restitution;
+  r.impact_speed = law.impact_speed;
   const double k0 = row_mass(r, 0);
   r.inv_diag[0] = 1.0 / (r.s * r.s * k0 + r.sigma_n);
   r.inv_diag_impact[0] = k0 > 0 ? 1.0 / k0 : 0.0;

@@ -35,6 +35,12 @@ class NdemBodyRows final : public PgsExtraRows {
  public:
   /// Builds the rows of this step (contacts must be current; particle velocities from `particles`).
   void setup(World& world, const NdemSettings& settings, const NdemBodies& particles);
+  /// Bytes held (capacities).
+  std::size_t memory_bytes() const {
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    return bytes(rows_) + bytes(motors_) + bytes(body_v_) + bytes(body_w_) + bytes(body_inv_mass_) +
+           bytes(body_inv_inertia_) + bytes(wall_body_);
+  }
   /// True when contact c belongs to these rows (touches a body member or an attached wall); valid after setup.
   bool claims(const Contact& c) const;
   /// True when there are bodies (rows, motors or bodies to integrate).

@@ -10,6 +10,7 @@
 #include "core/hertz.hpp"
 #include "core/ndem/aggregates.hpp"
 #include "core/ndem/row_residuals.hpp"
+#include "core/ndem/row_setup.hpp"
 #include "core/bodies.hpp"
 
 namespace grainlab {
@@ -208,7 +209,6 @@ void NdemStepper::setup(World& world) {
   // Row i of every active contact: frame, lever-arm cross products, contact law and wall bias. Kept in
   // this function: GCC's FMA contraction of the cross products depends on the code around them (moved
   // into a function of its own they round differently in the last bit), and the rows stay bit for bit.
-  const double eH = S.hertz_exponent();
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Contact& c = contacts[active[i]];
@@ -240,24 +240,18 @@ void NdemStepper::setup(World& world) {
       R.cb_t1[i].setZero();
       R.cb_t2[i].setZero();
     }
-    const int ia = int(P.material[a]), ib = int(wall ? world.walls[c.wall_index()].material : P.material[c.b]);
-    const MaterialPair mp = mix(world.materials[ia], world.materials[ib], world.pair_overrides.find(ia, ib));
-    const double rstar = c.effective_radius;
-    const double kn = S.law == NdemContactLaw::hertz ? hertz_stiffness(mp.effective_modulus, rstar) : S.linear_stiffness;
-    const double delta = c.overlap;
-    const double s = eH == 1.0 ? 1.0 : eH * std::pow(std::max(delta, S.overlap_floor_ratio * rstar), eH - 1.0);
-    const double eps = eH / kn;
-    R.scale[i] = s;
+    const NdemRowLaw law = ndem_row_law(world, S, c, upsilon);
+    const double delta = law.overlap, d = law.diameter;
+    R.scale[i] = law.s;
     R.overlap[i] = delta;
-    R.stiffness[i] = kn;
-    R.sigma_n[i] = 4.0 * eps * upsilon / (dt * dt);
-    R.mu[i] = mp.friction;
-    R.mu_roll[i] = mp.rolling_friction * rstar;
-    R.mu_twist[i] = mp.twisting_factor * mp.friction * rstar;
-    if (R.mu_roll[i] > 0 || R.mu_twist[i] > 0) R.rolling = true;
-    R.restitution[i] = mp.restitution;
-    const double d = wall ? 2.0 * P.radius[a] : P.radius[a] + P.radius[c.b];
-    R.impact_speed[i] = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * d / dt;
+    R.stiffness[i] = law.stiffness;
+    R.sigma_n[i] = law.sigma_n;
+    R.mu[i] = law.mu;
+    R.mu_roll[i] = law.mu_roll;
+    R.mu_twist[i] = law.mu_twist;
+    if (law.mu_roll > 0 || law.mu_twist > 0) R.rolling = true;
+    R.restitution[i] = law.restitution;
+    R.impact_speed[i] = law.impact_speed;
     if (wall) {
       const Wall& W = world.walls[c.wall_index()];
       const Vec3 vw = W.velocity_at(c.point);
@@ -464,6 +458,15 @@ void NdemStepper::integrate(World& world) {
     }
   }
   body_rows_.integrate(world, dt);  // rigid bodies: pose, members, their contacts' loads, attached walls
+}
+
+std::size_t NdemStepper::memory_bytes() const {
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  std::size_t total = rows_.memory_bytes() + body_rows_.memory_bytes() + bytes(bodies_.v) + bytes(bodies_.w) +
+                      bytes(bodies_.inv_mass) + bytes(bodies_.inv_inertia) + bytes(colouring_.order) +
+                      bytes(colouring_.start) + bytes(external_force) + bytes(external_torque);
+  for (const auto& v : impact_impulse_) total += bytes(v);
+  return total;
 }
 
 void NdemStepper::step(World& world) {

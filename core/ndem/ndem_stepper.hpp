@@ -63,6 +63,9 @@ class NdemStepper : public Stepper {
 
   const NdemSettings& settings() const { return settings_; }
   const NdemStepStats& stats() const { return stats_; }
+  /// Bytes the stepper holds between steps (capacities): rows, body records, colouring, impact impulses,
+  /// rigid-body rows. The solver's packed records are per-thread scratch: pgs_thread_scratch_bytes.
+  std::size_t memory_bytes() const;
   /// The run guards (warnings of core/ndem/ndem_guards.hpp; reported when the stepper ends).
   const NdemRunGuards& guards() const { return guards_; }
   /// Switches the per-iteration residual record on or off from the next step (one solve of a long run).

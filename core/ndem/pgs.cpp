@@ -14,6 +14,17 @@
 
 namespace grainlab {
 
+std::size_t NdemRows::memory_bytes() const {
+  std::size_t total = 0;
+  auto add = [&](const auto& v) { total += v.capacity() * sizeof(v[0]); };
+  add(a), add(b), add(contact);
+  for (const auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) add(*v);
+  for (const auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
+    add(*v);
+  for (int r = 0; r < 6; ++r) add(bias[r]), add(inv_diag[r]), add(lambda[r]);
+  return total;
+}
+
 void NdemRows::resize(std::size_t m) {
   for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
   resize_with_headroom(contact, m);
@@ -479,7 +490,21 @@ struct PgsScratch {
   // any other (records_ahead) until sync_lambda copies them over.
   std::vector<WideSphere<NR>> wide;
   bool wide_ahead = false, records_ahead = false;
+  bool busy = false;  // a solve on this thread uses it (a nested solve takes a fresh one)
+
+  std::size_t memory_bytes() const {
+    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+    return bytes(sphere) + bytes(general) + bytes(sphere_src) + bytes(general_src) + bytes(chunks) + bytes(groups) +
+           bytes(bodies) + bytes(kind) + bytes(arms) + bytes(wide);
+  }
 };
+
+// The calling thread's scratch, kept between solves (see solve's comment on why).
+template <int NR>
+PgsScratch<NR>& thread_scratch() {
+  static thread_local PgsScratch<NR> scratch;
+  return scratch;
+}
 
 // Builds PgsScratch::wide from the independent sphere chunks (coloured sweeps), or leaves it empty when no
 // sweep of this solve will run the wide kernel (`used` false).
@@ -750,19 +775,18 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   // per 4 KiB and a zeroing pass, which doubled the solve time at 100k. A nested solve on the same thread
   // (after_iteration starting one, or a TBB thread that steals another simulation's solve while waiting in
   // the coloured parallel_for) finds the scratch busy and uses a fresh one instead.
-  static thread_local PgsScratch<NR> tl_scratch;
-  static thread_local bool tl_busy = false;
+  PgsScratch<NR>& mine = thread_scratch<NR>();
   PgsScratch<NR> own;
-  const bool nested = tl_busy;
-  PgsScratch<NR>& X = nested ? own : tl_scratch;
+  const bool nested = mine.busy;
+  PgsScratch<NR>& X = nested ? own : mine;
   struct BusyGuard {
     bool* flag;
     bool nested;
     ~BusyGuard() {
       if (!nested) *flag = false;
     }
-  } guard{&tl_busy, nested};
-  tl_busy = true;
+  } guard{&mine.busy, nested};
+  mine.busy = true;
   pack<NR>(R, L, inv_diag, scale, q, sigma, opt.omega, opt.colouring, opt.general_records_only, X);
   // Every sweep but the last sums residuals when a tolerance or the residual history is asked for: then
   // the wide copy would go unused.
@@ -820,6 +844,10 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
 }
 
 }  // namespace
+
+std::size_t pgs_thread_scratch_bytes(bool rolling) {
+  return rolling ? thread_scratch<6>().memory_bytes() : thread_scratch<3>().memory_bytes();
+}
 
 void NdemColouring::build(const NdemRows& R, std::size_t num_bodies, int max_colours) {
   // Greedy colouring in contact order (Box2D v3 constraint-graph style): each contact takes the first

@@ -36,6 +36,7 @@ struct NdemBodies {
 struct NdemRows {
   std::size_t size() const { return a.size(); }
   void resize(std::size_t n);
+  std::size_t memory_bytes() const;  ///< bytes held (capacities)
 
   std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
   std::vector<std::uint32_t> contact;      ///< index into World::contacts
@@ -69,6 +70,10 @@ double ndem_row_mass(const NdemRows& rows, const NdemBodies& bodies, std::size_t
 std::size_t pgs_packed_bytes_per_contact(bool rolling);
 std::size_t pgs_packed_bytes_per_general_contact(bool rolling);
 inline constexpr std::size_t pgs_packed_bytes_per_body = 64;
+
+/// Bytes held by the calling thread's solver scratch for 6-row (`rolling`) or 3-row solves (packed
+/// records, wide copies, body records), kept between solves.
+std::size_t pgs_thread_scratch_bytes(bool rolling);
 
 /// Applies M^{-1} G^T lambda of all rows to the bodies (warm-start velocity update, Eq. 8).
 void apply_impulses(const NdemRows& rows, NdemBodies& bodies);
