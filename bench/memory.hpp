@@ -2,11 +2,12 @@
 // Bytes held by the world's containers (capacities), for the benchmarks' memory counters.
 #include <cstddef>
 
+#include "core/buffer_growth.hpp"
 #include "core/world.hpp"
 
 namespace grainlab::bench {
 
-inline std::size_t bytes(const auto& v) { return v.capacity() * sizeof(v[0]); }
+inline std::size_t bytes(const auto& v) { return capacity_bytes(v); }
 
 inline std::size_t particle_bytes(const ParticleStore& p) {
   return bytes(p.id) + bytes(p.position) + bytes(p.velocity) + bytes(p.orientation) + bytes(p.angular_velocity) +

@@ -13,6 +13,12 @@ void reserve_with_headroom(std::vector<T>& v, std::size_t n) {
   if (n > v.capacity()) v.reserve(n + n / 8);
 }
 
+/// Bytes a vector holds (its capacity), for memory reports.
+template <class T>
+std::size_t capacity_bytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
 template <class T>
 void resize_with_headroom(std::vector<T>& v, std::size_t n) {
   reserve_with_headroom(v, n);

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/buffer_growth.hpp"
 #include "core/ndem/ndem_settings.hpp"
 #include "core/ndem/pgs.hpp"
 #include "core/world.hpp"
@@ -37,9 +38,8 @@ class NdemBodyRows final : public PgsExtraRows {
   void setup(World& world, const NdemSettings& settings, const NdemBodies& particles);
   /// Bytes held (capacities).
   std::size_t memory_bytes() const {
-    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(rows_) + bytes(motors_) + bytes(body_v_) + bytes(body_w_) + bytes(body_inv_mass_) +
-           bytes(body_inv_inertia_) + bytes(wall_body_);
+    return capacity_bytes(rows_) + capacity_bytes(motors_) + capacity_bytes(body_v_) + capacity_bytes(body_w_) +
+           capacity_bytes(body_inv_mass_) + capacity_bytes(body_inv_inertia_) + capacity_bytes(wall_body_);
   }
   /// True when contact c belongs to these rows (touches a body member or an attached wall); valid after setup.
   bool claims(const Contact& c) const;

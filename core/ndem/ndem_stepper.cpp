@@ -206,9 +206,10 @@ void NdemStepper::setup(World& world) {
   R.rolling = false;
   const double tau = S.relaxation_time();
   const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
-  // Row i of every active contact: frame, lever-arm cross products, contact law and wall bias. Kept in
-  // this function: GCC's FMA contraction of the cross products depends on the code around them (moved
-  // into a function of its own they round differently in the last bit), and the rows stay bit for bit.
+  // Row i of every active contact: frame, lever-arm cross products and wall bias, and the contact law
+  // (row_setup.hpp, shared with the body rows). The vector maths stays in this loop: GCC's FMA contraction
+  // of the cross products depends on the code around them (moved into functions of their own they round
+  // differently in the last bit, docs/ndem_row_model.md), and the rows stay bit for bit.
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Contact& c = contacts[active[i]];
@@ -461,11 +462,11 @@ void NdemStepper::integrate(World& world) {
 }
 
 std::size_t NdemStepper::memory_bytes() const {
-  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  std::size_t total = rows_.memory_bytes() + body_rows_.memory_bytes() + bytes(bodies_.v) + bytes(bodies_.w) +
-                      bytes(bodies_.inv_mass) + bytes(bodies_.inv_inertia) + bytes(colouring_.order) +
-                      bytes(colouring_.start) + bytes(external_force) + bytes(external_torque);
-  for (const auto& v : impact_impulse_) total += bytes(v);
+  std::size_t total = rows_.memory_bytes() + body_rows_.memory_bytes() + capacity_bytes(bodies_.v) +
+                      capacity_bytes(bodies_.w) + capacity_bytes(bodies_.inv_mass) + capacity_bytes(bodies_.inv_inertia) +
+                      capacity_bytes(colouring_.order) + capacity_bytes(colouring_.start) + capacity_bytes(external_force) +
+                      capacity_bytes(external_torque);
+  for (const auto& v : impact_impulse_) total += capacity_bytes(v);
   return total;
 }
 

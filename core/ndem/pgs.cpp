@@ -16,7 +16,7 @@ namespace grainlab {
 
 std::size_t NdemRows::memory_bytes() const {
   std::size_t total = 0;
-  auto add = [&](const auto& v) { total += v.capacity() * sizeof(v[0]); };
+  auto add = [&](const auto& v) { total += capacity_bytes(v); };
   add(a), add(b), add(contact);
   for (const auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) add(*v);
   for (const auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
@@ -493,9 +493,9 @@ struct PgsScratch {
   bool busy = false;  // a solve on this thread uses it (a nested solve takes a fresh one)
 
   std::size_t memory_bytes() const {
-    auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-    return bytes(sphere) + bytes(general) + bytes(sphere_src) + bytes(general_src) + bytes(chunks) + bytes(groups) +
-           bytes(bodies) + bytes(kind) + bytes(arms) + bytes(wide);
+    return capacity_bytes(sphere) + capacity_bytes(general) + capacity_bytes(sphere_src) + capacity_bytes(general_src) +
+           capacity_bytes(chunks) + capacity_bytes(groups) + capacity_bytes(bodies) + capacity_bytes(kind) +
+           capacity_bytes(arms) + capacity_bytes(wide);
   }
 };
 

@@ -2,11 +2,9 @@
 // The contact law of one NDEM contact's rows, shared by the sphere rows (NdemStepper::setup) and the
 // rigid-body rows (NdemBodyRows::set_contact_law). See docs/ndem_row_model.md.
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "core/hertz.hpp"
-#include "core/math.hpp"
 #include "core/ndem/ndem_settings.hpp"
 #include "core/world.hpp"
 
@@ -45,6 +43,5 @@ inline NdemRowLaw ndem_row_law(const World& world, const NdemSettings& S, const 
   law.impact_speed = S.impact_velocity >= 0 ? S.impact_velocity : S.impact_epsilon * law.diameter / dt;
   return law;
 }
-
 
 }  // namespace grainlab
