@@ -173,7 +173,7 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
   std::vector<std::size_t> active;
   for (std::size_t k = 0; k < w.contacts().size(); ++k)
     if (w.contacts()[k].overlap > 0) active.push_back(k);
-  R.resize(active.size());
+  R.resize(active.size(), true);
   const double dt = S.time_step, eH = S.hertz_exponent();
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;

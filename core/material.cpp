@@ -56,6 +56,14 @@ MaterialPair mix(const Material& a, const Material& b, const PairOverride* o) {
   return p;
 }
 
+bool may_resist_rolling_or_twisting(const MaterialTable& materials, const PairOverrides& overrides) {
+  for (const Material& m : materials)
+    if (m.rolling_friction > 0 || m.twisting_factor > 0) return true;
+  for (const auto& [pair, o] : overrides.all())
+    if (o.rolling_friction.value_or(0.0) > 0 || o.twisting_factor.value_or(0.0) > 0) return true;
+  return false;
+}
+
 MaterialPair mix(const Material& a, const Material& b) {
   const double inv_e = (1 - a.poisson_ratio * a.poisson_ratio) / a.youngs_modulus +
                        (1 - b.poisson_ratio * b.poisson_ratio) / b.youngs_modulus;

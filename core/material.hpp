@@ -63,4 +63,8 @@ MaterialPair mix(const Material& a, const Material& b, const PairOverride* o);
 /// The engine's material list; particles and walls refer to materials by index.
 using MaterialTable = std::vector<Material>;
 
+/// Whether some pair of these materials may resist rolling or twisting: a material or an override with
+/// rolling_friction > 0 or twisting_factor > 0 (false means no pair does; true, that one might).
+bool may_resist_rolling_or_twisting(const MaterialTable& materials, const PairOverrides& overrides);
+
 }  // namespace grainlab

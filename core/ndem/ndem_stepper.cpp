@@ -140,7 +140,7 @@ void set_inverse_diagonals(NdemRows& R, const NdemBodies& bodies, double dt) {
           "ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} (Sigma_n / (G M^-1 G^T) = {:.2g} "
           "< 1e-13: the regularisation is lost in rounding, 000 line 681); reduce the time step",
           dt, R.stiffness[i], R.sigma_n[i] / (R.scale[i] * R.scale[i] * k0)));
-    for (int r = 1; r < 6; ++r)
+    for (int r = 1; r < (R.angular_columns ? 6 : 3); ++r)
       R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
   }
 }
@@ -200,7 +200,7 @@ void NdemStepper::setup(World& world) {
   const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
   const std::vector<std::uint32_t> active = active_sphere_contacts(contacts, P, body_rows_);
   NdemRows& R = rows_;
-  R.resize(active.size());
+  R.resize(active.size(), may_resist_rolling_or_twisting(world.materials, world.pair_overrides));
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;
   R.rolling = false;
@@ -248,9 +248,11 @@ void NdemStepper::setup(World& world) {
     R.stiffness[i] = law.stiffness;
     R.sigma_n[i] = law.sigma_n;
     R.mu[i] = law.mu;
-    R.mu_roll[i] = law.mu_roll;
-    R.mu_twist[i] = law.mu_twist;
-    if (law.mu_roll > 0 || law.mu_twist > 0) R.rolling = true;
+    if (R.angular_columns) {
+      R.mu_roll[i] = law.mu_roll;
+      R.mu_twist[i] = law.mu_twist;
+      if (law.mu_roll > 0 || law.mu_twist > 0) R.rolling = true;
+    }
     R.restitution[i] = law.restitution;
     R.impact_speed[i] = law.impact_speed;
     if (wall) {
@@ -259,9 +261,11 @@ void NdemStepper::setup(World& world) {
       R.bias[0][i] = -n.dot(vw);
       R.bias[1][i] = -t1.dot(vw);
       R.bias[2][i] = -t2.dot(vw);
-      R.bias[3][i] = -t1.dot(W.angular_velocity);
-      R.bias[4][i] = -t2.dot(W.angular_velocity);
-      R.bias[5][i] = -n.dot(W.angular_velocity);
+      if (R.angular_columns) {
+        R.bias[3][i] = -t1.dot(W.angular_velocity);
+        R.bias[4][i] = -t2.dot(W.angular_velocity);
+        R.bias[5][i] = -n.dot(W.angular_velocity);
+      }
     }
     sum_ratio += delta / d;
     max_ratio = std::max(max_ratio, delta / d);

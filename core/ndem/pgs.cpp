@@ -25,19 +25,25 @@ std::size_t NdemRows::memory_bytes() const {
   return total;
 }
 
-void NdemRows::resize(std::size_t m) {
+void NdemRows::resize(std::size_t m, bool angular) {
+  angular_columns = angular;
   for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
   resize_with_headroom(contact, m);
   for (auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) resize_with_headroom(*v, m);
-  for (auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
-    resize_with_headroom(*v, m);
+  for (auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &restitution, &impact_speed}) resize_with_headroom(*v, m);
+  const std::size_t angular_m = angular ? m : 0;
+  for (auto* v : {&mu_roll, &mu_twist}) resize_with_headroom(*v, angular_m);
   for (int r = 0; r < 6; ++r) {
+    const std::size_t rows = r < 3 ? m : angular_m;
     for (auto* v : {&bias[r], &inv_diag[r]}) {
-      reserve_with_headroom(*v, m);
-      v->assign(m, 0.0);
+      reserve_with_headroom(*v, rows);
+      v->assign(rows, 0.0);
     }
-    resize_with_headroom(lambda[r], m);
+    resize_with_headroom(lambda[r], m);  // all six: the force write-back reads them (zeros in a 3-row solve)
   }
+  if (!angular)
+    for (auto* v : {&mu_roll, &mu_twist, &bias[3], &bias[4], &bias[5], &inv_diag[3], &inv_diag[4], &inv_diag[5]})
+      v->shrink_to_fit();
 }
 
 namespace {
@@ -563,7 +569,7 @@ template <int NR>
 bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
                    const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
                    PgsScratch<NR>& X) {
-  const double bnd[3] = {R.mu[c], R.mu_roll[c], R.mu_twist[c]};
+  const double bnd[3] = {R.mu[c], NR == 6 ? R.mu_roll[c] : 0.0, NR == 6 ? R.mu_twist[c] : 0.0};
   if (X.kind[c]) {
     SphereContact<NR>& C = X.sphere.emplace_back();
     C.a = R.a[c];

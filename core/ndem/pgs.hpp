@@ -35,7 +35,9 @@ struct NdemBodies {
 
 struct NdemRows {
   std::size_t size() const { return a.size(); }
-  void resize(std::size_t n);
+  /// Sizes the columns for n contacts. The angular rows' inputs (rows 3-5 of bias and inv_diag, mu_roll,
+  /// mu_twist) only with `angular_columns`: a 3-row solve never reads them, and they are released.
+  void resize(std::size_t n, bool angular_columns);
   std::size_t memory_bytes() const;  ///< bytes held (capacities)
 
   std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
@@ -53,6 +55,7 @@ struct NdemRows {
   std::array<std::vector<double>, 6> bias; ///< known part of G v from the wall's motion (unscaled)
   std::array<std::vector<double>, 6> inv_diag;   ///< continuous stage D^{-1} per row
   std::array<std::vector<double>, 6> lambda;     ///< multipliers (normal, t1, t2, r1, r2, twist)
+  bool angular_columns = false;            ///< rows 3-5 are stored (resize); `rolling` needs them
   bool rolling = false;                    ///< rolling/twisting rows present (any mu_r > 0 or alpha > 0)
   double sigma_t = 0, sigma_r = 0;         ///< gamma_t / Dt, gamma_r / Dt
 };
