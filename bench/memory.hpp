@@ -17,7 +17,7 @@ inline std::size_t particle_bytes(const ParticleStore& p) {
 
 /// The contact list and the model history columns kept beside it.
 inline std::size_t contact_bytes(World& world) {
-  return bytes(world.contacts()) + bytes(world.model_history().springs) + bytes(world.model_history().multipliers);
+  return bytes(world.contacts()) + world.model_history().memory_bytes();
 }
 
 }  // namespace grainlab::bench

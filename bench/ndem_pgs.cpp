@@ -126,12 +126,14 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
   // NdemRows (SoA, kept between steps) + the packed record the sweep streams (rebuilt each solve).
-  const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + 10 * sizeof(double) + 18 * sizeof(double);
+  // (3-row solves: no angular-row inputs, NdemRows::resize)
+  const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 12) * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
   state.counters["packed_bytes_per_body"] = double(pgs_packed_bytes_per_body);
-  state.counters["contact_bytes"] = double(sizeof(Contact) + sizeof(MultiplierHistory));  // NDEM keeps its multipliers
+  state.counters["contact_bytes"] =  // NDEM keeps its multipliers (the angular ones with rolling resistance)
+      double(sizeof(Contact) + sizeof(MultiplierHistory) + (mu_r > 0 ? sizeof(AngularMultiplierHistory) : 0));
   memory_counters(state, w, ndem, mu_r > 0);
   state.counters["colours"] = ndem.stats().colours;
   state.counters["impacting"] = double(ndem.stats().impacting);
@@ -208,8 +210,11 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
     R.mu_roll[i] = mp.rolling_friction * c.effective_radius;
     R.mu_twist[i] = mp.twisting_factor * mp.friction * c.effective_radius;
     R.rolling = R.rolling || R.mu_roll[i] > 0 || R.mu_twist[i] > 0;
-    const MultiplierHistory m = w.model_history().multipliers_kept ? w.model_history().multipliers[active[i]] : MultiplierHistory{};
-    for (int r = 0; r < 6; ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
+    const ModelHistory& h = w.model_history();
+    const MultiplierHistory m = h.multipliers_kept ? h.multipliers[active[i]] : MultiplierHistory{};
+    const AngularMultiplierHistory am = h.angular_multipliers_kept ? h.angular_multipliers[active[i]] : AngularMultiplierHistory{};
+    for (int r = 0; r < 3; ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
+    for (int r = 3; r < 6; ++r) R.lambda[r][i] = S.warm_start_beta * am.lambda[r - 3];
   }
   for (std::size_t i = 0; i < R.size(); ++i) {
     R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * ndem_row_mass(R, B, i, 0) + R.sigma_n[i]);

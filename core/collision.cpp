@@ -152,7 +152,7 @@ ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact
   if (old_walls_.size() < tail) old_walls_.resize(tail);
   if (model) {
     for (ModelHistory* h : {&carried_model_, &old_wall_model_})
-      h->springs_kept = model->springs_kept, h->multipliers_kept = model->multipliers_kept;
+      h->keep_as(*model);
     carried_model_.each([&](auto& column) { resize_with_headroom(column, old_pairs); });
     old_wall_model_.each([&](auto& column) {
       if (column.size() < tail) column.resize(tail);
@@ -637,7 +637,7 @@ void ContactDetector::write_wall_contacts(std::vector<Contact>& contacts, ModelH
   if (tail_in_place) {  // the old tail is about to be overwritten: keep a copy for its history
     if (old_walls_.size() < old_tail.size()) old_walls_.resize(old_tail.size());
     if (model) {
-      old_wall_model_.springs_kept = model->springs_kept, old_wall_model_.multipliers_kept = model->multipliers_kept;
+      old_wall_model_.keep_as(*model);
       old_wall_model_.each([&](auto& column) {
         if (column.size() < old_tail.size()) column.resize(old_tail.size());
       });

@@ -99,7 +99,7 @@ class ContactDetector {
     std::size_t bytes = reference_position_.capacity() * sizeof(Vec3) + pair_particles_.capacity() * sizeof(std::int32_t) +
                         wall_particles_.capacity() * sizeof(std::uint32_t) +
                         carried_.capacity() * sizeof(CarriedHistory) + old_walls_.capacity() * sizeof(Contact) +
-                        model_bytes(carried_model_) + model_bytes(old_wall_model_) +
+                        carried_model_.memory_bytes() + old_wall_model_.memory_bytes() +
                         plane_offset_.capacity() * sizeof(std::uint32_t) + plane_wall_.capacity() * sizeof(std::uint16_t) +
                         plane_particle_.capacity() * sizeof(std::uint32_t) +
                         (id_order_.capacity() + cell_index_.capacity() + cell_start_.capacity() +
@@ -160,9 +160,6 @@ class ContactDetector {
     const ModelHistory* model = nullptr;
     std::size_t model_offset = 0;
   };
-  static std::size_t model_bytes(const ModelHistory& h) {
-    return h.springs.capacity() * sizeof(SpringHistory) + h.multipliers.capacity() * sizeof(MultiplierHistory);
-  }
 
   // The candidate rebuild and its stages (collision.cpp).
   OldWalls rebuild_pairs(const ParticleStore& particles, const CollisionSettings& settings, std::vector<Contact>& contacts,

@@ -5,8 +5,7 @@ namespace grainlab {
 void carry_history(std::span<const Contact> previous, std::span<Contact> current, const ModelHistory* previous_model,
                    ModelHistory* current_model) {
   if (current_model) {
-    current_model->springs_kept = previous_model->springs_kept;
-    current_model->multipliers_kept = previous_model->multipliers_kept;
+    current_model->keep_as(*previous_model);
     current_model->each([&](auto& column) { column.assign(current.size(), {}); });
   }
   std::size_t j = 0;

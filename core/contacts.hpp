@@ -52,12 +52,20 @@ struct SpringHistory {
 };
 static_assert(sizeof(SpringHistory) == 32);
 
-/// NDEM multipliers and tangent frame of a contact (kept once an NDEM stepper ran).
+/// NDEM multipliers of the normal and friction rows and the tangent frame of a contact (kept once an NDEM
+/// stepper ran).
 struct MultiplierHistory {
   Vec3 tangent = Vec3::Zero();     ///< first tangent direction carried with the contact
-  std::array<double, 6> lambda{};  ///< normal, 2 friction, 2 rolling, twisting
+  std::array<double, 3> lambda{};  ///< normal, 2 friction
 };
-static_assert(sizeof(MultiplierHistory) == 72);
+static_assert(sizeof(MultiplierHistory) == 48);
+
+/// NDEM multipliers of the rolling and twisting rows of a contact (kept once an NDEM stepper ran with a
+/// material or pair override that resists rolling or twisting).
+struct AngularMultiplierHistory {
+  std::array<double, 3> lambda{};  ///< 2 rolling, twisting
+};
+static_assert(sizeof(AngularMultiplierHistory) == 24);
 
 /// The history a contact carries only under some models, kept apart from the records: a column per
 /// model part, parallel to the contact list (index k is contact k's) once a stepper that uses it asked
@@ -65,14 +73,27 @@ static_assert(sizeof(MultiplierHistory) == 72);
 struct ModelHistory {
   std::vector<SpringHistory> springs;
   std::vector<MultiplierHistory> multipliers;
-  bool springs_kept = false, multipliers_kept = false;
+  std::vector<AngularMultiplierHistory> angular_multipliers;
+  bool springs_kept = false, multipliers_kept = false, angular_multipliers_kept = false;
 
-  bool any_kept() const { return springs_kept || multipliers_kept; }
+  bool any_kept() const { return springs_kept || multipliers_kept || angular_multipliers_kept; }
+  /// Keeps the columns `other` keeps (and only those).
+  void keep_as(const ModelHistory& other) {
+    springs_kept = other.springs_kept;
+    multipliers_kept = other.multipliers_kept;
+    angular_multipliers_kept = other.angular_multipliers_kept;
+  }
+  /// Heap bytes of the columns (by capacity), for memory reports.
+  std::size_t memory_bytes() const {
+    return springs.capacity() * sizeof(SpringHistory) + multipliers.capacity() * sizeof(MultiplierHistory) +
+           angular_multipliers.capacity() * sizeof(AngularMultiplierHistory);
+  }
   /// f(column) for each kept column of `to`, with the same column of `from` (f(to_column, from_column)).
   template <class To, class From, class F>
   static void zip(To& to, From& from, F&& f) {
     if (from.springs_kept) f(to.springs, from.springs);
     if (from.multipliers_kept) f(to.multipliers, from.multipliers);
+    if (from.angular_multipliers_kept) f(to.angular_multipliers, from.angular_multipliers);
   }
   /// f(column) for each kept column.
   template <class F>

@@ -78,8 +78,8 @@ class World {
   std::vector<Contact>& contact_records() { return contacts_; }
 
   /// The contacts' model history: a column per model part, parallel to the records (index k is contact
-  /// k's) once a stepper asked for it, empty before: `springs` (SDEM rolling and twisting resistance) and
-  /// `multipliers` (NDEM). The detector carries and resets it with the records; it is not deferred, so
+  /// k's) once a stepper asked for it, empty before: `springs` (SDEM rolling and twisting resistance),
+  /// `multipliers` and `angular_multipliers` (NDEM; the latter with rolling or twisting resistance). The detector carries and resets it with the records; it is not deferred, so
   /// it needs no sync.
   ModelHistory& model_history() { return model_history_; }
   const ModelHistory& model_history() const { return model_history_; }
@@ -95,6 +95,13 @@ class World {
     if (model_history_.multipliers_kept) return;
     model_history_.multipliers_kept = true;
     model_history_.multipliers.assign(contacts_.size(), MultiplierHistory{});
+  }
+  /// The same for the NDEM rolling and twisting multipliers (called by the NDEM stepper when some
+  /// material or pair override resists rolling or twisting).
+  void keep_angular_multipliers() {
+    if (model_history_.angular_multipliers_kept) return;
+    model_history_.angular_multipliers_kept = true;
+    model_history_.angular_multipliers.assign(contacts_.size(), AngularMultiplierHistory{});
   }
   DeferredContacts& deferred_contacts() { return deferred_; }
   const DeferredContacts& deferred_contacts() const { return deferred_; }

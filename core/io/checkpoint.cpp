@@ -73,7 +73,10 @@ struct SpringHistoryMirror {
 };
 struct MultiplierHistoryMirror {
   Vec3 k;
-  std::array<double, 6> l;
+  std::array<double, 3> l;
+};
+struct AngularMultiplierHistoryMirror {
+  std::array<double, 3> l;
 };
 struct WallMirror {
   std::string a;
@@ -134,6 +137,8 @@ static_assert(sizeof(Contact) == sizeof(ContactMirror), "Contact changed: update
 static_assert(sizeof(SpringHistory) == sizeof(SpringHistoryMirror), "SpringHistory changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(MultiplierHistory) == sizeof(MultiplierHistoryMirror),
               "MultiplierHistory changed: update contact_fields and checkpoint_version");
+static_assert(sizeof(AngularMultiplierHistory) == sizeof(AngularMultiplierHistoryMirror),
+              "AngularMultiplierHistory changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(Wall) == sizeof(WallMirror), "Wall changed: update wall_fields and checkpoint_version");
 static_assert(sizeof(ContactDetector) == sizeof(DetectorMirror), "ContactDetector changed: update DetectorState and detector_fields");
 static_assert(sizeof(CollisionSettings) == sizeof(double) * 8, "CollisionSettings changed: update settings_fields");
@@ -170,10 +175,11 @@ void material_fields(S& m, F& f) {
   f(m.name); f(m.density); f(m.youngs_modulus); f(m.poisson_ratio); f(m.restitution); f(m.friction);
   f(m.rolling_friction); f(m.twisting_factor);
 }
-template <class S, class H, class M, class F>
-void contact_fields(S& c, H& s, M& m, F& f) {
+template <class S, class H, class M, class A, class F>
+void contact_fields(S& c, H& s, M& m, A& angular, F& f) {
   f(c.key); f(c.a); f(c.b); f(c.normal); f(c.point); f(c.overlap); f(c.effective_radius); f(c.age);
-  f(c.tangential_spring); f(s.rolling_spring); f(m.tangent); f(m.lambda); f(c.force); f(s.twisting_spring);
+  f(c.tangential_spring); f(s.rolling_spring); f(m.tangent); f(m.lambda); f(angular.lambda); f(c.force);
+  f(s.twisting_spring);
 }
 template <class S, class F>
 void wall_fields_except_shape(S& w, F& f) {
@@ -289,10 +295,12 @@ std::string checkpoint_bytes(const World& world) {
   const ModelHistory& model = world.model_history();
   const SpringHistory no_springs;
   const MultiplierHistory no_multipliers;
+  const AngularMultiplierHistory no_angular;
   for (std::size_t k = 0; k < world.contact_count(); ++k) {
     const Contact c = world.contact(k);
     contact_fields(c, model.springs_kept ? model.springs[k] : no_springs,
-                   model.multipliers_kept ? model.multipliers[k] : no_multipliers, out);
+                   model.multipliers_kept ? model.multipliers[k] : no_multipliers,
+                   model.angular_multipliers_kept ? model.angular_multipliers[k] : no_angular, out);
   }
   out.tag("DETC");
   const DetectorState d = world.detector.state();
@@ -406,7 +414,9 @@ void read_sections(ByteReader& in, World& world, const std::string& source) {
   world.contacts().resize(count("contact", 8));
   std::vector<SpringHistory> springs(world.contacts().size());
   std::vector<MultiplierHistory> multipliers(springs.size());
-  for (std::size_t k = 0; k < springs.size(); ++k) contact_fields(world.contacts()[k], springs[k], multipliers[k], in);
+  std::vector<AngularMultiplierHistory> angular(springs.size());
+  for (std::size_t k = 0; k < springs.size(); ++k)
+    contact_fields(world.contacts()[k], springs[k], multipliers[k], angular[k], in);
   // A column is kept when it holds anything (a stepper that needs it asks for it again, zero-filled).
   auto nonzero = [](const auto& column) {
     const std::decay_t<decltype(column[0])> zero;
@@ -414,6 +424,7 @@ void read_sections(ByteReader& in, World& world, const std::string& source) {
   };
   if (nonzero(springs)) world.keep_springs(), world.model_history().springs = std::move(springs);
   if (nonzero(multipliers)) world.keep_multipliers(), world.model_history().multipliers = std::move(multipliers);
+  if (nonzero(angular)) world.keep_angular_multipliers(), world.model_history().angular_multipliers = std::move(angular);
   in.tag("DETC");
   DetectorState d;
   std::uint64_t pair_count = 0;

@@ -309,9 +309,12 @@ void NdemBodyRows::warm_start(const World& world, const NdemSettings& S, NdemBod
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
-      const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
-      for (Row& r : rows_)
-        for (int k = 0; k < last; ++k) r.lambda[k] = S.warm_start_beta * model[r.contact].lambda[k];
+      const ModelHistory& model = world.model_history();
+      for (Row& r : rows_) {
+        for (int k = 0; k < std::min(last, 3); ++k) r.lambda[k] = S.warm_start_beta * model.multipliers[r.contact].lambda[k];
+        for (int k = 3; k < last; ++k)  // 6 rows: angular multipliers kept (NdemStepper)
+          r.lambda[k] = S.warm_start_beta * model.angular_multipliers[r.contact].lambda[k - 3];
+      }
       if (S.warm_start != NdemWarmStart::history_normal_only)
         for (Motor& m : motors_) m.lambda = S.warm_start_beta * world.bodies[std::size_t(m.body)].motor_lambda;
       break;
@@ -416,15 +419,16 @@ void NdemBodyRows::integrate(World& world, double dt) {
     B.torque.setZero();
   }
   std::vector<Contact>& contacts = world.contacts();
-  std::vector<MultiplierHistory>& model = world.model_history().multipliers;
+  ModelHistory& history = world.model_history();
   for (const Row& r : rows_) {
     Contact& c = contacts[r.contact];
-    MultiplierHistory& m = model[r.contact];
+    MultiplierHistory& m = history.multipliers[r.contact];
     double L[6];
-    for (int k = 0; k < 6; ++k) {
-      m.lambda[k] = r.lambda[k];
+    for (int k = 0; k < 6; ++k)
       L[k] = r.lambda[k] + r.impulse[k] / (k == 0 ? r.s : 1.0);  // impulses are 0 without an impact stage
-    }
+    for (int k = 0; k < 3; ++k) m.lambda[k] = r.lambda[k];
+    if (history.angular_multipliers_kept)
+      for (int k = 3; k < 6; ++k) history.angular_multipliers[r.contact].lambda[k - 3] = r.lambda[k];
     m.tangent = r.t1;
     const Vec3 f = (r.s * L[0] * r.n + L[1] * r.t1 + L[2] * r.t2) / dt;
     const Vec3 tr = (L[3] * r.t1 + L[4] * r.t2 + L[5] * r.n) / dt;

@@ -200,7 +200,7 @@ void NdemStepper::setup(World& world) {
   const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
   const std::vector<std::uint32_t> active = active_sphere_contacts(contacts, P, body_rows_);
   NdemRows& R = rows_;
-  R.resize(active.size(), may_resist_rolling_or_twisting(world.materials, world.pair_overrides));
+  R.resize(active.size(), world.model_history().angular_multipliers_kept);
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;
   R.rolling = false;
@@ -337,10 +337,12 @@ void NdemStepper::warm_start(World& world) {
     case NdemWarmStart::history_no_velocity_update:
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
-      const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
+      const ModelHistory& model = world.model_history();
       for (std::size_t i = 0; i < R.size(); ++i) {
-        const MultiplierHistory& m = model[R.contact[i]];  // new contacts carry lambda = 0
-        for (int r = 0; r < last; ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
+        const MultiplierHistory& m = model.multipliers[R.contact[i]];  // new contacts carry lambda = 0
+        for (int r = 0; r < std::min(last, 3); ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
+        for (int r = 3; r < last; ++r)  // 6 rows: angular multipliers kept (setup)
+          R.lambda[r][i] = S.warm_start_beta * model.angular_multipliers[R.contact[i]].lambda[r - 3];
       }
       break;
     }
@@ -431,20 +433,25 @@ void NdemStepper::integrate(World& world) {
     w.torque.setZero();
   }
   std::vector<Contact>& contacts = world.contacts();
-  std::vector<MultiplierHistory>& model = world.model_history().multipliers;
+  ModelHistory& history = world.model_history();
+  std::vector<MultiplierHistory>& model = history.multipliers;
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     contacts[k].force.setZero();
-    if (!(contacts[k].overlap > 0)) model[k].lambda = {};
+    if (!(contacts[k].overlap > 0)) {
+      model[k].lambda = {};
+      if (history.angular_multipliers_kept) history.angular_multipliers[k].lambda = {};
+    }
   }
   const NdemRows& R = rows_;
   for (std::size_t i = 0; i < R.size(); ++i) {
     Contact& c = contacts[R.contact[i]];
     MultiplierHistory& m = model[R.contact[i]];
     double L[6];
-    for (int r = 0; r < 6; ++r) {
-      m.lambda[r] = R.lambda[r][i];
+    for (int r = 0; r < 6; ++r)
       L[r] = R.lambda[r][i] + (had_impact_ ? impact_impulse_[r][i] / (r == 0 ? R.scale[i] : 1.0) : 0.0);
-    }
+    for (int r = 0; r < 3; ++r) m.lambda[r] = R.lambda[r][i];
+    if (history.angular_multipliers_kept)
+      for (int r = 3; r < 6; ++r) history.angular_multipliers[R.contact[i]].lambda[r - 3] = R.lambda[r][i];
     m.tangent = R.t1[i];
     const Vec3 f = (R.scale[i] * L[0] * R.n[i] + L[1] * R.t1[i] + L[2] * R.t2[i]) / dt;
     const Vec3 tr = (L[3] * R.t1[i] + L[4] * R.t2[i] + L[5] * R.n[i]) / dt;
@@ -482,6 +489,7 @@ void NdemStepper::advance(World& world) {
   settings_.validate();
   const double dt = settings_.time_step;
   world.keep_multipliers();  // warm start and tangent frames
+  if (may_resist_rolling_or_twisting(world.materials, world.pair_overrides)) world.keep_angular_multipliers();
   world.detect_contacts();
   const bool reduce = settings_.reduction.enabled;
   auto t0 = Clock::now();

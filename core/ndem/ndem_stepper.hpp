@@ -14,7 +14,8 @@
 //
 // Sign convention: pgs.hpp (and docs/ndem.md). Constraint force on a: (s lambda_n n + lambda_t1 t1 +
 // lambda_t2 t2) / Dt, torque from the lever arms plus (lambda_r1 t1 + lambda_r2 t2 + lambda_rn n) / Dt.
-// The contact's MultiplierHistory::lambda (World::model_history) holds the continuous-stage multipliers
+// The contact's MultiplierHistory::lambda (World::model_history; rows 3-5 in AngularMultiplierHistory, kept
+// when some material or pair override resists rolling or twisting) holds the continuous-stage multipliers
 // (warm start); impact impulses are added to Contact::force but not stored.
 // Rigid bodies (core/bodies.hpp): contacts touching a body member or an attached wall, and motor rows,
 // are set up, solved (PgsOptions::extra, after the sphere rows in every iteration) and integrated by

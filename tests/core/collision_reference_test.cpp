@@ -35,6 +35,7 @@ struct SceneSpec {
   bool cylinder = false;   ///< add a hexagonal capped cylinder (several features per particle)
   bool moving_plane = true;  ///< add a moving plane (else only static planes: their candidate lists alone)
   bool springs = true, multipliers = true;  ///< the model history columns the World keeps
+  bool angular = true;                      ///< with multipliers: the angular multipliers too
 };
 
 /// A contact of the reference list with its model history (zero where the World keeps none).
@@ -42,6 +43,7 @@ struct Entry {
   Contact c;
   SpringHistory s;
   MultiplierHistory m;
+  AngularMultiplierHistory am;
 };
 
 World make_scene(const SceneSpec& s, unsigned seed) {
@@ -58,6 +60,7 @@ World make_scene(const SceneSpec& s, unsigned seed) {
   w.collision.skin = 0.0005;
   if (s.springs) w.keep_springs();
   if (s.multipliers) w.keep_multipliers();
+  if (s.multipliers && s.angular) w.keep_angular_multipliers();
   if (s.periodic_axis >= 0) {
     w.collision.set_periodic(s.periodic_axis, 0, s.box);
   }
@@ -91,11 +94,13 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
   const ParticleStore& p = w.particles;
   const CollisionSettings& s = w.collision;
   std::vector<Contact> previous_contacts, list;
-  ModelHistory previous_model, model;  // both columns, zero where the World keeps none
-  previous_model.springs_kept = previous_model.multipliers_kept = true;
-  model.springs_kept = model.multipliers_kept = true;
-  for (const Entry& e : previous)
+  ModelHistory previous_model, model;  // every column, zero where the World keeps none
+  previous_model.springs_kept = previous_model.multipliers_kept = previous_model.angular_multipliers_kept = true;
+  model.keep_as(previous_model);
+  for (const Entry& e : previous) {
     previous_contacts.push_back(e.c), previous_model.springs.push_back(e.s), previous_model.multipliers.push_back(e.m);
+    previous_model.angular_multipliers.push_back(e.am);
+  }
   // carry_history on the records and on their model history, from [first, first + count) of the previous list
   auto carry = [&](std::size_t first, std::size_t count, std::vector<Contact>& to, ModelHistory& to_model) {
     ModelHistory from_model = previous_model;
@@ -154,9 +159,11 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
   carry(previous_pairs, previous_contacts.size() - previous_pairs, walls, wall_model);
   list.insert(list.end(), walls.begin(), walls.end());
   std::vector<Entry> entries;
-  for (std::size_t k = 0; k < pairs; ++k) entries.push_back({list[k], model.springs[k], model.multipliers[k]});
+  for (std::size_t k = 0; k < pairs; ++k)
+    entries.push_back({list[k], model.springs[k], model.multipliers[k], model.angular_multipliers[k]});
   for (std::size_t k = pairs; k < list.size(); ++k)
-    entries.push_back({list[k], wall_model.springs[k - pairs], wall_model.multipliers[k - pairs]});
+    entries.push_back({list[k], wall_model.springs[k - pairs], wall_model.multipliers[k - pairs],
+                       wall_model.angular_multipliers[k - pairs]});
   return entries;
 }
 
@@ -168,7 +175,7 @@ bool same(const Entry& x, const Entry& y) {
   return x.c.key == y.c.key && x.c.a == y.c.a && x.c.b == y.c.b && x.c.normal == y.c.normal && x.c.point == y.c.point &&
          x.c.overlap == y.c.overlap && x.c.effective_radius == y.c.effective_radius &&
          x.c.tangential_spring == y.c.tangential_spring && x.c.force == y.c.force && x.c.age == y.c.age && same(x.s, y.s) &&
-         same(x.m, y.m);
+         same(x.m, y.m) && x.am.lambda == y.am.lambda;
 }
 
 // Runs `steps` detector updates on the scene and checks every list against the reference. Returns the
@@ -176,9 +183,11 @@ bool same(const Entry& x, const Entry& y) {
 // The World's list as entries (model history zero where it keeps none).
 std::vector<Entry> entries_of(World& w) {
   std::vector<Entry> out;
+  const ModelHistory& h = w.model_history();
   for (std::size_t k = 0; k < w.contacts().size(); ++k)
-    out.push_back({w.contacts()[k], w.model_history().springs_kept ? w.model_history().springs[k] : SpringHistory{},
-                   w.model_history().multipliers_kept ? w.model_history().multipliers[k] : MultiplierHistory{}});
+    out.push_back({w.contacts()[k], h.springs_kept ? h.springs[k] : SpringHistory{},
+                   h.multipliers_kept ? h.multipliers[k] : MultiplierHistory{},
+                   h.angular_multipliers_kept ? h.angular_multipliers[k] : AngularMultiplierHistory{}});
   return out;
 }
 
@@ -208,6 +217,8 @@ std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps
     BOOST_TEST_REQUIRE(w.contacts().size() == expected.size(), "step " << step);
     BOOST_TEST_REQUIRE(w.model_history().springs.size() == (spec.springs ? expected.size() : 0u), "step " << step);
     BOOST_TEST_REQUIRE(w.model_history().multipliers.size() == (spec.multipliers ? expected.size() : 0u), "step " << step);
+    BOOST_TEST_REQUIRE(w.model_history().angular_multipliers.size() == (spec.multipliers && spec.angular ? expected.size() : 0u),
+                       "step " << step);
     const std::vector<Entry> got = entries_of(w);
     std::size_t mismatches = 0;
     for (std::size_t k = 0; k < expected.size(); ++k) mismatches += !same(got[k], expected[k]);
@@ -225,6 +236,8 @@ std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps
       MultiplierHistory& m = w.model_history().multipliers[k];
       m.tangent = Vec3(tag, 0, 1);
       for (std::size_t r = 0; r < m.lambda.size(); ++r) m.lambda[r] = tag + double(r);
+      if (spec.angular)
+        for (std::size_t r = 0; r < 3; ++r) w.model_history().angular_multipliers[k].lambda[r] = -tag - double(r);
     }
     previous = entries_of(w);
     previous_pairs = w.pair_contact_count();
@@ -276,6 +289,8 @@ BOOST_AUTO_TEST_CASE(without_model_history_many_wall_contacts) {
 // SDEM with rolling resistance keeps the springs alone; NDEM the multipliers alone.
 BOOST_AUTO_TEST_CASE(springs_only) { check_scene({.cylinder = true, .multipliers = false}); }
 BOOST_AUTO_TEST_CASE(multipliers_only) { check_scene({.n = 2500, .springs = false}); }
+// NDEM without rolling or twisting resistance keeps no angular multipliers.
+BOOST_AUTO_TEST_CASE(multipliers_without_angular) { check_scene({.cylinder = true, .springs = false, .angular = false}); }
 
 BOOST_AUTO_TEST_CASE(static_planes_only_permuted_ids) { check_scene({.permute_ids = true, .moving_plane = false}); }
 

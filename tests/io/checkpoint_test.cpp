@@ -84,11 +84,17 @@ void require_identical(const World& a, const World& b, bool timers = true) {
   auto multipliers = [](const World& w, std::size_t i) {
     return w.model_history().multipliers_kept ? w.model_history().multipliers.at(i) : MultiplierHistory{};
   };
+  auto angular = [](const World& w, std::size_t i) {
+    return w.model_history().angular_multipliers_kept ? w.model_history().angular_multipliers.at(i)
+                                                      : AngularMultiplierHistory{};
+  };
   for (std::size_t i = 0; i < a.contacts().size(); ++i) {
     const SpringHistory sx = springs(a, i), sy = springs(b, i);
     const MultiplierHistory mx = multipliers(a, i), my = multipliers(b, i);
+    const AngularMultiplierHistory ax = angular(a, i), ay = angular(b, i);
     BOOST_TEST(std::memcmp(&sx, &sy, sizeof sx) == 0, "springs of contact " << i << " differ");
     BOOST_TEST(std::memcmp(&mx, &my, sizeof mx) == 0, "multipliers of contact " << i << " differ");
+    BOOST_TEST(std::memcmp(&ax, &ay, sizeof ax) == 0, "angular multipliers of contact " << i << " differ");
   }
   const DetectorState da = a.detector.state(), db = b.detector.state();
   BOOST_TEST(da.valid == db.valid);

@@ -56,7 +56,7 @@ Scene random_scene(unsigned seed, SdemNormalLaw law) {
       c.age = 7;  // only reset_history touches it and the model history here
       s.contacts.push_back(c);
       s.model.springs.push_back({Vec3(1, 2, 3), 5});
-      s.model.multipliers.push_back({Vec3(0, 1, 0), {4, 0, 0, 0, 0, 0}});
+      s.model.multipliers.push_back({Vec3(0, 1, 0), {4, 0, 0}});
     }
   s.model.springs_kept = s.model.multipliers_kept = true;
   s.constants.resize(s.contacts.size());
