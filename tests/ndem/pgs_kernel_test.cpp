@@ -98,6 +98,21 @@ Cluster make_cluster(bool rolling, unsigned seed) {
   return out;
 }
 
+// The impact stage's input for the cluster's velocities: approach speeds and which contacts impact.
+struct ImpactInput {
+  std::vector<char> impacting;
+  std::vector<double> u_minus;
+};
+ImpactInput impact_input(const Cluster& c) {
+  const std::size_t m = c.rows.size();
+  ImpactInput in{std::vector<char>(m), std::vector<double>(m)};
+  for (std::size_t i = 0; i < m; ++i) {
+    in.u_minus[i] = normal_velocity(c.rows, c.bodies, i);
+    in.impacting[i] = -in.u_minus[i] > c.rows.impact_speed[i];
+  }
+  return in;
+}
+
 // Largest |x - y| / max(|x|, |y|, floor) over all entries.
 double rel_diff(const std::vector<Vec3>& x, const std::vector<Vec3>& y, double floor) {
   double d = 0;
@@ -163,13 +178,7 @@ BOOST_AUTO_TEST_CASE(compact_record_matches_general_record) {
 BOOST_AUTO_TEST_CASE(compact_record_matches_general_record_impact) {
   for (bool rolling : {false, true}) {
     const Cluster c = make_cluster(rolling, 13);
-    const std::size_t m = c.rows.size();
-    std::vector<char> impacting(m);
-    std::vector<double> u_minus(m);
-    for (std::size_t i = 0; i < m; ++i) {
-      u_minus[i] = normal_velocity(c.rows, c.bodies, i);
-      impacting[i] = -u_minus[i] > c.rows.impact_speed[i];
-    }
+    const auto [impacting, u_minus] = impact_input(c);
     PgsOptions opt;
     opt.iterations = 6;
     NdemBodies fast = c.bodies, ref = c.bodies;
@@ -212,13 +221,7 @@ BOOST_AUTO_TEST_CASE(three_row_solve_needs_no_angular_columns) {
       for (int r = 0; r < 3; ++r) BOOST_TEST(part.rows.lambda[r] == full.rows.lambda[r]);
     }
   }
-  const std::size_t m = c.rows.size();
-  std::vector<char> impacting(m);
-  std::vector<double> u_minus(m);
-  for (std::size_t i = 0; i < m; ++i) {
-    u_minus[i] = normal_velocity(c.rows, c.bodies, i);
-    impacting[i] = -u_minus[i] > c.rows.impact_speed[i];
-  }
+  const auto [impacting, u_minus] = impact_input(c);
   NdemBodies full = c.bodies, part = c.bodies;
   std::array<std::vector<double>, 6> jf, jp;
   solve_impact(c.rows, impacting, u_minus, full, {}, jf);
