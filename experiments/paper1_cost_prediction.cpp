@@ -25,7 +25,7 @@ namespace grainlab {
 namespace {
 
 struct Prediction {
-  CostConstants k;
+  CostInputs in;  ///< the model's inputs, with the (scaled) K's used
   CostEstimate e;
   CostRunSettings r;
   CostTiming t;
@@ -35,13 +35,14 @@ struct Prediction {
 
 // One calibration (unless the K's are given), prediction and actual run.
 Prediction predict_once(const Parameters& p, const CostSystem& s, CostMethod method, CostInputs in) {
-  Prediction out;
-  out.k = {.K_sdem = p.real("K_sdem"), .K_ndem = p.real("K_ndem"), .K_ndem_overhead = p.real("K_ndem_overhead")};
-  if (out.k.K_sdem == 0.0) out.k = calibrate_cost_constants();
+  CostConstants k{.K_sdem = p.real("K_sdem"), .K_ndem = p.real("K_ndem"), .K_ndem_overhead = p.real("K_ndem_overhead")};
+  if (k.K_sdem == 0.0) k = calibrate_cost_constants();
   const double scale = p.real("k_scale");
-  in.K_sdem = scale * out.k.K_sdem;
-  in.K_ndem = scale * out.k.K_ndem;
-  in.K_ndem_overhead = scale * out.k.K_ndem_overhead;
+  in.K_sdem = scale * k.K_sdem;
+  in.K_ndem = scale * k.K_ndem;
+  in.K_ndem_overhead = scale * k.K_ndem_overhead;
+  Prediction out;
+  out.in = in;
   out.e = estimate_cost(in);
 
   const bool sdem = method == CostMethod::sdem;
@@ -102,9 +103,9 @@ RunResult predict_and_run(const Parameters& p, RunContext&) {
                  {"N_it", method == CostMethod::sdem ? 0.0 : double(m.r.iterations)},
                  {"h_ms", m.h * 1e3},
                  {"steps_timed", m.t.steps},
-                 {"K_sdem_used", p.real("k_scale") * m.k.K_sdem},
-                 {"K_ndem_used", p.real("k_scale") * m.k.K_ndem},
-                 {"K_ndem_overhead_used", p.real("k_scale") * m.k.K_ndem_overhead},
+                 {"K_sdem_used", m.in.K_sdem},
+                 {"K_ndem_used", m.in.K_ndem},
+                 {"K_ndem_overhead_used", m.in.K_ndem_overhead},
                  {"calibrated_in_run", p.real("K_sdem") == 0.0 ? 1.0 : 0.0},
                  {"predicted_tau_over_treal", m.predicted},
                  {"measured_tau_over_treal", m.actual},
