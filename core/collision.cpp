@@ -142,9 +142,10 @@ ContactDetector::OldWalls ContactDetector::rebuild_pairs(const ParticleStore& p,
 }
 
 // The new list is written over the old one: the previous candidates' keys and history go to carried_
-// (48 of their 136 bytes; their model history to carried_model_) and the wall tail to old_walls_ first.
-// With `current_history` (the pair history, where the records lag behind) their overlap and spring come
-// from there, so that the pair history can be written over in place too. Returns the copied tail.
+// (24 of their 112 bytes; their model history to carried_model_) and the wall tail to old_walls_ first.
+// With `current_history` (the pair history, where the records lag behind) their overlap and tangential
+// spring come from there, so that the pair history can be written over in place too. Returns the copied
+// tail.
 ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact>& contacts, const ModelHistory* model,
                                                        std::size_t old_pairs, const PairHistory* current_history) {
   resize_with_headroom(carried_, old_pairs);
@@ -162,7 +163,7 @@ ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact
     for (std::size_t k = r.begin(); k != r.end(); ++k)
       if (k < old_pairs) {
         carried_[k] = CarriedHistory(contacts[k]);
-        if (current_history) carried_[k].overlap = current_history[k].overlap, carried_[k].tangential_spring = current_history[k].tangential_spring;
+        if (current_history) carried_[k].overlap = current_history[k].overlap;
       } else
         old_walls_[k - old_pairs] = contacts[k];
     if (model) {
@@ -170,6 +171,9 @@ ContactDetector::OldWalls ContactDetector::carry_aside(const std::vector<Contact
       ModelHistory::zip(carried_model_, *model, [&](auto& to, const auto& from) {
         std::copy(from.begin() + std::ptrdiff_t(r.begin()), from.begin() + std::ptrdiff_t(split), to.begin() + std::ptrdiff_t(r.begin()));
       });
+      if (current_history && carried_model_.tangential_springs_kept)
+        for (std::size_t k = r.begin(); k < split; ++k)
+          carried_model_.tangential_springs[k].elongation = current_history[k].tangential_spring;
       if (split < r.end())
         ModelHistory::zip(old_wall_model_, *model, [&](auto& to, const auto& from) {
           std::copy(from.begin() + std::ptrdiff_t(split), from.begin() + std::ptrdiff_t(r.end()),
@@ -392,7 +396,8 @@ void ContactDetector::write_candidates(const ParticleStore& p, std::vector<Conta
       }
       contacts[k] = c;
       pair_particles_[2 * k] = c.a, pair_particles_[2 * k + 1] = c.b;
-      if (pair_history) (*pair_history)[k] = {c.overlap, c.tangential_spring};
+      if (pair_history)
+        (*pair_history)[k] = {c.overlap, model && model->tangential_springs_kept ? model->tangential_springs[k].elongation : Vec3::Zero()};
     }
   });
   pair_count_ = total;

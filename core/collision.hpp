@@ -74,7 +74,7 @@ class ContactDetector {
   /// `before_rebuild` runs before the candidates are rebuilt (World: bring deferred history into the records).
   /// `pair_history`, when given, receives at a rebuild each pair candidate's overlap and tangential spring
   /// as its record holds them (World: the SDEM stepper's deferred history, which then need not be read
-  /// back from the 136-byte records). With `pair_history_current` it also holds the previous
+  /// back from the records and the springs' column). With `pair_history_current` it also holds the previous
   /// candidates' (the records' lag behind), and the rebuild carries them from there.
   void update(const ParticleStore& particles, const std::vector<Wall>& walls, const CollisionSettings& settings,
               std::vector<Contact>& contacts, ModelHistory* model, bool pair_geometry = true,
@@ -266,7 +266,6 @@ inline void sphere_sphere(const ParticleStore& p, const CollisionSettings& setti
 /// Forgets what pair k remembers once it no longer touches (`model`: the list's model history, if any).
 inline void reset_history(Contact& c, ModelHistory* model = nullptr, std::size_t k = 0) {
   c.age = 0;
-  c.tangential_spring.setZero();
   if (model) model->reset(k);
 }
 

@@ -77,14 +77,23 @@ void World::apply_deferred(std::size_t k, Contact& c, bool history_only) const {
     c.force = deferred_.force[k];
   }
   c.overlap = deferred_.history[k].overlap;
-  c.tangential_spring = deferred_.history[k].tangential_spring;
 }
 
 void World::write_deferred(bool history_only) {
+  TangentialSpringHistory* springs =
+      model_history_.tangential_springs_kept ? model_history_.tangential_springs.data() : nullptr;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, deferred_pairs(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
-    for (std::size_t k = r.begin(); k != r.end(); ++k) apply_deferred(k, contacts_[k], history_only);
+    for (std::size_t k = r.begin(); k != r.end(); ++k) {
+      apply_deferred(k, contacts_[k], history_only);
+      if (springs) springs[k].elongation = deferred_.history[k].tangential_spring;
+    }
   });
   deferred_.records_stale = false;
+}
+
+Vec3 World::tangential_spring(std::size_t k) const {
+  if (deferred_.records_stale && k < deferred_pairs()) return deferred_.history[k].tangential_spring;
+  return model_history_.tangential_springs_kept ? model_history_.tangential_springs.at(k).elongation : Vec3::Zero();
 }
 
 Contact World::contact(std::size_t k) const {

@@ -50,7 +50,7 @@ class World {
 
   /// Pair candidates (sorted by key), then this step's wall contacts. The SDEM stepper keeps the pair
   /// candidates' overlap, tangential spring and force in deferred_contacts() between steps and does not
-  /// write them into the records: after an SDEM step, call sync_contacts() before reading the records
+  /// write them into the records (the spring into its model-history column): after an SDEM step, call sync_contacts() before reading the records
   /// (observers do). The const accessor never writes: reading stale records through it throws
   /// std::logic_error. The non-const accessor is for callers that may change the records: it syncs them
   /// first and tells the stepper to read them again.
@@ -78,31 +78,25 @@ class World {
   std::vector<Contact>& contact_records() { return contacts_; }
 
   /// The contacts' model history: a column per model part, parallel to the records (index k is contact
-  /// k's) once a stepper asked for it, empty before: `springs` (SDEM rolling and twisting resistance),
-  /// `multipliers` and `angular_multipliers` (NDEM; the latter with rolling or twisting resistance). The detector carries and resets it with the records; it is not deferred, so
-  /// it needs no sync.
+  /// k's) once a stepper asked for it, empty before: `tangential_springs` (SDEM), `springs` (SDEM rolling
+  /// and twisting resistance), `multipliers` and `angular_multipliers` (NDEM; the latter with rolling or
+  /// twisting resistance). The detector carries and resets it with the records. Only the pair candidates'
+  /// tangential springs are deferred, as their overlap is: sync_contacts() writes them.
   ModelHistory& model_history() { return model_history_; }
   const ModelHistory& model_history() const { return model_history_; }
-  /// From now on the contacts keep their springs (zero for every present contact: no stepper has
-  /// written them). Called by the SDEM stepper when some pair has rolling or twisting resistance.
-  void keep_springs() {
-    if (model_history_.springs_kept) return;
-    model_history_.springs_kept = true;
-    model_history_.springs.assign(contacts_.size(), SpringHistory{});
-  }
+  /// Tangential spring of contact k as sync_contacts() would write it (zero when no column keeps it).
+  Vec3 tangential_spring(std::size_t k) const;
+  /// From now on the contacts keep their tangential springs (zero for every present contact: no stepper
+  /// has written them). Called by the SDEM stepper.
+  void keep_tangential_springs() { keep(model_history_.tangential_springs, model_history_.tangential_springs_kept); }
+  /// The same for the rolling and twisting springs (called by the SDEM stepper when some pair has rolling
+  /// or twisting resistance).
+  void keep_springs() { keep(model_history_.springs, model_history_.springs_kept); }
   /// The same for the NDEM multipliers and tangent frames (called by the NDEM stepper).
-  void keep_multipliers() {
-    if (model_history_.multipliers_kept) return;
-    model_history_.multipliers_kept = true;
-    model_history_.multipliers.assign(contacts_.size(), MultiplierHistory{});
-  }
+  void keep_multipliers() { keep(model_history_.multipliers, model_history_.multipliers_kept); }
   /// The same for the NDEM rolling and twisting multipliers (called by the NDEM stepper when some
   /// material or pair override resists rolling or twisting).
-  void keep_angular_multipliers() {
-    if (model_history_.angular_multipliers_kept) return;
-    model_history_.angular_multipliers_kept = true;
-    model_history_.angular_multipliers.assign(contacts_.size(), AngularMultiplierHistory{});
-  }
+  void keep_angular_multipliers() { keep(model_history_.angular_multipliers, model_history_.angular_multipliers_kept); }
   DeferredContacts& deferred_contacts() { return deferred_; }
   const DeferredContacts& deferred_contacts() const { return deferred_; }
 
@@ -126,12 +120,18 @@ class World {
   void check_stability(double max_overlap_ratio = 0.5) const;
 
  private:
-  /// Writes the deferred pair state into the records (parallel over candidates). `history_only`: just
-  /// the overlap and the tangential spring, for a candidate rebuild, which carries only the history into
-  /// its new records (one cache line of each record instead of two, and no geometry).
+  /// Writes the deferred pair state into the records and the tangential springs' column (parallel over
+  /// candidates). `history_only`: just the overlap and the spring, for a candidate rebuild, which carries
+  /// only the history into its new records (one cache line of each record instead of two, no geometry).
   void write_deferred(bool history_only);
-  /// Applies the deferred state of pair candidate k to its record `c` (see write_deferred).
+  /// Applies the deferred state of pair candidate k to its record `c` (see write_deferred; not the spring).
   void apply_deferred(std::size_t k, Contact& c, bool history_only) const;
+  template <class Column>
+  void keep(Column& column, bool& kept) {
+    if (kept) return;
+    kept = true;
+    column.assign(contacts_.size(), {});
+  }
   /// Pair candidates whose deferred state is ahead of the records while records_stale.
   std::size_t deferred_pairs() const;
   [[noreturn]] void throw_stale_contacts() const;

@@ -64,8 +64,11 @@ struct ContactMirror {
   std::int32_t b, c;
   Vec3 d, e;
   double f, g;
-  Vec3 i, m;
+  Vec3 m;
   std::uint32_t h;
+};
+struct TangentialSpringHistoryMirror {
+  Vec3 i;
 };
 struct SpringHistoryMirror {
   Vec3 j;
@@ -134,6 +137,8 @@ static_assert(sizeof(BodyMember) == sizeof(BodyMemberMirror), "BodyMember change
 static_assert(sizeof(RigidBody) == sizeof(RigidBodyMirror), "RigidBody changed: update body_fields and checkpoint_version");
 static_assert(sizeof(Material) == sizeof(MaterialMirror), "Material changed: update material_fields and checkpoint_version");
 static_assert(sizeof(Contact) == sizeof(ContactMirror), "Contact changed: update contact_fields and checkpoint_version");
+static_assert(sizeof(TangentialSpringHistory) == sizeof(TangentialSpringHistoryMirror),
+              "TangentialSpringHistory changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(SpringHistory) == sizeof(SpringHistoryMirror), "SpringHistory changed: update contact_fields and checkpoint_version");
 static_assert(sizeof(MultiplierHistory) == sizeof(MultiplierHistoryMirror),
               "MultiplierHistory changed: update contact_fields and checkpoint_version");
@@ -175,10 +180,10 @@ void material_fields(S& m, F& f) {
   f(m.name); f(m.density); f(m.youngs_modulus); f(m.poisson_ratio); f(m.restitution); f(m.friction);
   f(m.rolling_friction); f(m.twisting_factor);
 }
-template <class S, class H, class M, class A, class F>
-void contact_fields(S& c, H& s, M& m, A& angular, F& f) {
+template <class S, class T, class H, class M, class A, class F>
+void contact_fields(S& c, T& tangential, H& s, M& m, A& angular, F& f) {
   f(c.key); f(c.a); f(c.b); f(c.normal); f(c.point); f(c.overlap); f(c.effective_radius); f(c.age);
-  f(c.tangential_spring); f(s.rolling_spring); f(m.tangent); f(m.lambda); f(angular.lambda); f(c.force);
+  f(tangential.elongation); f(s.rolling_spring); f(m.tangent); f(m.lambda); f(angular.lambda); f(c.force);
   f(s.twisting_spring);
 }
 template <class S, class F>
@@ -298,7 +303,8 @@ std::string checkpoint_bytes(const World& world) {
   const AngularMultiplierHistory no_angular;
   for (std::size_t k = 0; k < world.contact_count(); ++k) {
     const Contact c = world.contact(k);
-    contact_fields(c, model.springs_kept ? model.springs[k] : no_springs,
+    const TangentialSpringHistory tangential{world.tangential_spring(k)};
+    contact_fields(c, tangential, model.springs_kept ? model.springs[k] : no_springs,
                    model.multipliers_kept ? model.multipliers[k] : no_multipliers,
                    model.angular_multipliers_kept ? model.angular_multipliers[k] : no_angular, out);
   }
@@ -412,16 +418,18 @@ void read_sections(ByteReader& in, World& world, const std::string& source) {
   }
   in.tag("CONT");
   world.contacts().resize(count("contact", 8));
-  std::vector<SpringHistory> springs(world.contacts().size());
-  std::vector<MultiplierHistory> multipliers(springs.size());
-  std::vector<AngularMultiplierHistory> angular(springs.size());
-  for (std::size_t k = 0; k < springs.size(); ++k)
-    contact_fields(world.contacts()[k], springs[k], multipliers[k], angular[k], in);
+  std::vector<TangentialSpringHistory> tangential(world.contacts().size());
+  std::vector<SpringHistory> springs(tangential.size());
+  std::vector<MultiplierHistory> multipliers(tangential.size());
+  std::vector<AngularMultiplierHistory> angular(tangential.size());
+  for (std::size_t k = 0; k < tangential.size(); ++k)
+    contact_fields(world.contacts()[k], tangential[k], springs[k], multipliers[k], angular[k], in);
   // A column is kept when it holds anything (a stepper that needs it asks for it again, zero-filled).
   auto nonzero = [](const auto& column) {
     const std::decay_t<decltype(column[0])> zero;
     return std::any_of(column.begin(), column.end(), [&](const auto& x) { return std::memcmp(&x, &zero, sizeof x) != 0; });
   };
+  if (nonzero(tangential)) world.keep_tangential_springs(), world.model_history().tangential_springs = std::move(tangential);
   if (nonzero(springs)) world.keep_springs(), world.model_history().springs = std::move(springs);
   if (nonzero(multipliers)) world.keep_multipliers(), world.model_history().multipliers = std::move(multipliers);
   if (nonzero(angular)) world.keep_angular_multipliers(), world.model_history().angular_multipliers = std::move(angular);

@@ -23,6 +23,7 @@ namespace sdem::detail {
 
 // The wrench of one wall contact (geometry from the detector), computed in its particle's gather. Same
 // law; the lever arm is the contact point, and the wall's surface velocity enters the relative velocity.
+// `model` keeps the tangential springs (SdemStepper::prepare).
 template <SdemNormalLaw law>
 void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const SdemPairCoefficients* table,
                  std::size_t n_materials, double dt, Contact& c, ModelHistory* model, std::size_t index, ContactWrench& out) {
@@ -37,7 +38,8 @@ void wall_wrench(const ParticleStore& p, const std::vector<Wall>& walls, const S
   const SdemPairConstants k = pair_constants(coeff, law, c.effective_radius, p.mass[a], true, 0);
   const double vn = v_rel.dot(n);
   const NormalTerms<double> t = normal_terms<law>(k, d, -vn);
-  const Vec3 force = t.fn * n + tangential_force(c.tangential_spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
+  const Vec3 force = t.fn * n + tangential_force(model->tangential_springs[index].elongation, n, v_rel - vn * n, t.kt,
+                                                 t.gamma_t, k.mu * t.fn, dt);
   const Vec3 tau_roll =
       k.rolling ? rolling_torque_of(p, coeff, c, model->springs[index], p.angular_velocity[a] - w.angular_velocity, t.kt, t.fn, dt)
                 : Vec3::Zero();
@@ -151,16 +153,15 @@ struct SdemStepper::ForcePass {
     }
   }
 
-  // A candidate outside the lane kernel (rolling resistance, the last few) works on its record, with the
-  // deferred history copied in and out.
+  // A candidate outside the lane kernel (rolling resistance, the last few) works on its record and its
+  // deferred spring, with the deferred overlap copied in and out.
   void single_pair(std::size_t k) {
     Contact& c = contacts[k];
     c.overlap = history[k].overlap;
-    c.tangential_spring = history[k].tangential_spring;
-    const Vec3 tau_roll =
-        sdem::pair_wrench<law>(p, world.collision, s.constants_.at(k), table, dt, c, model, k, s.wrench_slots_[s.wrench_slot(k)]);
+    const Vec3 tau_roll = sdem::pair_wrench<law>(p, world.collision, s.constants_.at(k), table, dt, c, history[k].tangential_spring,
+                                                 model, k, s.wrench_slots_[s.wrench_slot(k)]);
     if (s.any_rolling_) s.rolling_torque_[k] = tau_roll;
-    history[k] = {c.overlap, c.tangential_spring};
+    history[k].overlap = c.overlap;
     force[k] = c.force;
   }
 

@@ -187,8 +187,8 @@ inline void no_wrench(Contact& c, PairWrench& out, double la, double lb) {
 /// rolling-resistance torque on a (zero without rolling resistance); b receives its opposite.
 template <SdemNormalLaw law>
 Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const SdemPairConstants& k,
-                 const SdemPairCoefficients* table, double dt, Contact& c, ModelHistory* model, std::size_t index,
-                 PairWrench& out) {
+                 const SdemPairCoefficients* table, double dt, Contact& c, Vec3& tangential_spring, ModelHistory* model,
+                 std::size_t index, PairWrench& out) {
   // Plain scalar vectors (S3), and every load before the first store to the contact: the compiler
   // cannot prove that the contact does not alias the particle arrays and would reload them after each
   // store. The geometry is pair_geometry's, spelled out on S3.
@@ -210,19 +210,19 @@ Vec3 pair_wrench(const ParticleStore& p, const CollisionSettings& cs, const Sdem
   if (!(d > 0) || !k.movable) {  // separated, or two fixed bodies (nothing moves, no force needed)
     // History is forgotten on separation; a pair that did not touch last step has none (the detector
     // marks new candidates as touching, see rebuild_pairs), and rewriting it every step costs memory traffic.
-    if (!(d > 0) && c.overlap > 0) reset_history(c, model, index);
+    if (!(d > 0) && c.overlap > 0) reset_history(c, model, index), tangential_spring.setZero();
     store_geometry();
     no_wrench(c, out, la, lb);
     return Vec3::Zero();
   }
   const S3 wa(p.angular_velocity[a]), wb(p.angular_velocity[b]);
   const S3 v_rel = S3(p.velocity[a]) - S3(p.velocity[b]) - (la * wa + lb * wb).cross(n);
-  S3 spring(c.tangential_spring);
+  S3 spring(tangential_spring);
   store_geometry();
   const double vn = v_rel.dot(n);
   const NormalTerms<double> t = normal_terms<law>(k, d, -vn);
   S3 force = t.fn * n + tangential_force(spring, n, v_rel - vn * n, t.kt, t.gamma_t, k.mu * t.fn, dt);
-  spring.store(c.tangential_spring);
+  spring.store(tangential_spring);
   force.store(c.force);
   force.store(out.force);
   n.cross(force).store(out.n_cross_f);

@@ -99,27 +99,30 @@ double sdem_contact_time(const Material& a, double radius_a, const Material& b, 
 
 SdemStepper::SdemStepper(const SdemSettings& settings) : settings_(settings) { settings_.validate(); }
 
-void SdemStepper::prepare(const World& world) {
+void SdemStepper::prepare(World& world) {
   const std::size_t n = world.materials.size();
-  if (n == material_count_ && pair_table_.size() == n * n && world.pair_overrides.revision() == overrides_revision_)
-    return;
-  pair_table_.resize(n * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < n; ++j)
-      pair_table_[i * n + j] = sdem_pair_coefficients(world.materials[i], world.materials[j], settings_,
-                                                      world.pair_overrides.find(int(i), int(j)));
-  material_count_ = n;
-  overrides_revision_ = world.pair_overrides.revision();
-  needs_springs_ = std::any_of(pair_table_.begin(), pair_table_.end(), [](const SdemPairCoefficients& c) {
-    return c.rolling_friction > 0 || c.twisting_factor > 0;
-  });
-  adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
+  if (n != material_count_ || pair_table_.size() != n * n || world.pair_overrides.revision() != overrides_revision_) {
+    pair_table_.resize(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        pair_table_[i * n + j] = sdem_pair_coefficients(world.materials[i], world.materials[j], settings_,
+                                                        world.pair_overrides.find(int(i), int(j)));
+    material_count_ = n;
+    overrides_revision_ = world.pair_overrides.revision();
+    needs_springs_ = std::any_of(pair_table_.begin(), pair_table_.end(), [](const SdemPairCoefficients& c) {
+      return c.rolling_friction > 0 || c.twisting_factor > 0;
+    });
+    adjacency_rebuilds_ = ~std::uint64_t(0);  // per-candidate constants index the table
+  }
+  world.keep_tangential_springs();
+  if (needs_springs_) world.keep_springs();
 }
 
 void SdemStepper::build_adjacency(World& world) {
   const std::size_t np = world.particles.size();
   const std::size_t pairs = world.pair_contact_count();
   const std::vector<Contact>& contacts = world.contact_records();
+  const std::vector<TangentialSpringHistory>& springs = world.model_history().tangential_springs;  // kept (prepare)
   DeferredContacts& deferred = world.deferred_contacts();
   // The records are current (a rebuild or a caller changed them): take the pair history from them.
   const bool load_history = !deferred.mirrors_records || deferred.history.size() != pairs;
@@ -128,15 +131,15 @@ void SdemStepper::build_adjacency(World& world) {
   if (!load_history && !rebuild) return;
   if (load_history) resize_with_headroom(deferred.history, pairs);
   // After a rebuild World holds the history (mirrors_records: nobody had the records to change since)
-  // and the detector the particle indices; otherwise one pass over the 136-byte records. Everything
-  // after it reads the compact pair_index_.
+  // and the detector the particle indices; otherwise one pass over the records and the springs' column.
+  // Everything after it reads the compact pair_index_.
   const bool indices_current = !load_history && world.detector.pair_particles().size() == 2 * pairs;
   if (rebuild && indices_current) pair_index_ = world.detector.take_pair_particles();
   if (rebuild && !indices_current) resize_with_headroom(pair_index_, 2 * pairs);
   if (load_history || (rebuild && !indices_current))
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, pairs, chunk_size), [&](const tbb::blocked_range<std::size_t>& r) {
       for (std::size_t k = r.begin(); k != r.end(); ++k) {
-        if (load_history) deferred.history[k] = {contacts[k].overlap, contacts[k].tangential_spring};
+        if (load_history) deferred.history[k] = {contacts[k].overlap, springs[k].elongation};
         if (rebuild && !indices_current) pair_index_[2 * k] = contacts[k].a, pair_index_[2 * k + 1] = contacts[k].b;
       }
     });
@@ -447,7 +450,6 @@ void SdemStepper::step(World& world) {
 void SdemStepper::advance(World& world) {
   const double dt = settings_.time_step;
   prepare(world);
-  if (needs_springs_) world.keep_springs();  // the rolling and twisting springs
   if (settings_.integrator == SdemIntegrator::symplectic_euler) {
     world.detect_contacts(false);  // pair geometry: fused into the force stage
     const KickDrift kd{dt, dt, world.gravity.at(world.time)};

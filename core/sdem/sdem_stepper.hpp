@@ -9,8 +9,8 @@
 //      contact is computed in its particle's gather (step 3), before the particle moves. A pair
 //      candidate computes its geometry and its wrench in one pass (core/sdem/pair_kernels.hpp, four
 //      candidates at a time in SIMD lanes, groups fixed by index); its overlap and tangential spring live
-//      in World::deferred_contacts() (32 bytes instead of the 136-byte record, written into the records,
-//      with its force, by World::sync_contacts()); its wrench is a 64-byte PairWrench in a
+//      in World::deferred_contacts() (32 bytes instead of the 112-byte record and the springs' column,
+//      written there, with its force, by World::sync_contacts()); its wrench is a 64-byte PairWrench in a
 //      slot that the gathers read (assign_wrench_slots: a ring per region for the groups that only that
 //      region reads, so that the wrenches stay in the caches). Groups with rolling resistance work on the
 //      records. Per-candidate constants (k_n, damping, k_t factors, mu, radii; shared by species pair
@@ -264,7 +264,9 @@ class SdemStepper : public Stepper {
  private:
   /// One step (step() runs it in the arena of World::threads, then the run guards).
   void advance(World& world);
-  void prepare(const World& world);
+  /// The pair table for the world's materials, and the model-history columns the law needs kept (the
+  /// tangential springs; the rolling and twisting springs when some pair resists rolling or twisting).
+  void prepare(World& world);
   void build_adjacency(World& world);
   void build_schedule(std::size_t np, std::size_t pairs, std::size_t regions);
   void assign_wrench_slots(std::size_t np, std::size_t pairs);

@@ -34,13 +34,14 @@ struct SceneSpec {
   bool permute_ids = false;
   bool cylinder = false;   ///< add a hexagonal capped cylinder (several features per particle)
   bool moving_plane = true;  ///< add a moving plane (else only static planes: their candidate lists alone)
-  bool springs = true, multipliers = true;  ///< the model history columns the World keeps
+  bool tangential = true, springs = true, multipliers = true;  ///< the model history columns the World keeps
   bool angular = true;                      ///< with multipliers: the angular multipliers too
 };
 
 /// A contact of the reference list with its model history (zero where the World keeps none).
 struct Entry {
   Contact c;
+  TangentialSpringHistory t;
   SpringHistory s;
   MultiplierHistory m;
   AngularMultiplierHistory am;
@@ -58,6 +59,7 @@ World make_scene(const SceneSpec& s, unsigned seed) {
     w.particles.id = ids;
   }
   w.collision.skin = 0.0005;
+  if (s.tangential) w.keep_tangential_springs();
   if (s.springs) w.keep_springs();
   if (s.multipliers) w.keep_multipliers();
   if (s.multipliers && s.angular) w.keep_angular_multipliers();
@@ -95,11 +97,12 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
   const CollisionSettings& s = w.collision;
   std::vector<Contact> previous_contacts, list;
   ModelHistory previous_model, model;  // every column, zero where the World keeps none
-  previous_model.springs_kept = previous_model.multipliers_kept = previous_model.angular_multipliers_kept = true;
+  previous_model.tangential_springs_kept = previous_model.springs_kept = previous_model.multipliers_kept =
+      previous_model.angular_multipliers_kept = true;
   model.keep_as(previous_model);
   for (const Entry& e : previous) {
-    previous_contacts.push_back(e.c), previous_model.springs.push_back(e.s), previous_model.multipliers.push_back(e.m);
-    previous_model.angular_multipliers.push_back(e.am);
+    previous_contacts.push_back(e.c), previous_model.tangential_springs.push_back(e.t), previous_model.springs.push_back(e.s);
+    previous_model.multipliers.push_back(e.m), previous_model.angular_multipliers.push_back(e.am);
   }
   // carry_history on the records and on their model history, from [first, first + count) of the previous list
   auto carry = [&](std::size_t first, std::size_t count, std::vector<Contact>& to, ModelHistory& to_model) {
@@ -160,10 +163,10 @@ std::vector<Entry> reference_list(const World& w, const std::vector<Entry>& prev
   list.insert(list.end(), walls.begin(), walls.end());
   std::vector<Entry> entries;
   for (std::size_t k = 0; k < pairs; ++k)
-    entries.push_back({list[k], model.springs[k], model.multipliers[k], model.angular_multipliers[k]});
+    entries.push_back({list[k], model.tangential_springs[k], model.springs[k], model.multipliers[k], model.angular_multipliers[k]});
   for (std::size_t k = pairs; k < list.size(); ++k)
-    entries.push_back({list[k], wall_model.springs[k - pairs], wall_model.multipliers[k - pairs],
-                       wall_model.angular_multipliers[k - pairs]});
+    entries.push_back({list[k], wall_model.tangential_springs[k - pairs], wall_model.springs[k - pairs],
+                       wall_model.multipliers[k - pairs], wall_model.angular_multipliers[k - pairs]});
   return entries;
 }
 
@@ -174,7 +177,7 @@ bool same(const MultiplierHistory& x, const MultiplierHistory& y) { return x.tan
 bool same(const Entry& x, const Entry& y) {
   return x.c.key == y.c.key && x.c.a == y.c.a && x.c.b == y.c.b && x.c.normal == y.c.normal && x.c.point == y.c.point &&
          x.c.overlap == y.c.overlap && x.c.effective_radius == y.c.effective_radius &&
-         x.c.tangential_spring == y.c.tangential_spring && x.c.force == y.c.force && x.c.age == y.c.age && same(x.s, y.s) &&
+         x.t.elongation == y.t.elongation && x.c.force == y.c.force && x.c.age == y.c.age && same(x.s, y.s) &&
          same(x.m, y.m) && x.am.lambda == y.am.lambda;
 }
 
@@ -185,7 +188,8 @@ std::vector<Entry> entries_of(World& w) {
   std::vector<Entry> out;
   const ModelHistory& h = w.model_history();
   for (std::size_t k = 0; k < w.contacts().size(); ++k)
-    out.push_back({w.contacts()[k], h.springs_kept ? h.springs[k] : SpringHistory{},
+    out.push_back({w.contacts()[k], h.tangential_springs_kept ? h.tangential_springs[k] : TangentialSpringHistory{},
+                   h.springs_kept ? h.springs[k] : SpringHistory{},
                    h.multipliers_kept ? h.multipliers[k] : MultiplierHistory{},
                    h.angular_multipliers_kept ? h.angular_multipliers[k] : AngularMultiplierHistory{}});
   return out;
@@ -215,6 +219,7 @@ std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps
     BOOST_TEST_REQUIRE((w.detector.stats().rebuilds - rebuilds_before == (rebuild ? 1u : 0u)), "step " << step);
     BOOST_TEST_REQUIRE(w.pair_contact_count() == pairs, "step " << step);
     BOOST_TEST_REQUIRE(w.contacts().size() == expected.size(), "step " << step);
+    BOOST_TEST_REQUIRE(w.model_history().tangential_springs.size() == (spec.tangential ? expected.size() : 0u), "step " << step);
     BOOST_TEST_REQUIRE(w.model_history().springs.size() == (spec.springs ? expected.size() : 0u), "step " << step);
     BOOST_TEST_REQUIRE(w.model_history().multipliers.size() == (spec.multipliers ? expected.size() : 0u), "step " << step);
     BOOST_TEST_REQUIRE(w.model_history().angular_multipliers.size() == (spec.multipliers && spec.angular ? expected.size() : 0u),
@@ -229,8 +234,8 @@ std::vector<Entry> run_and_compare(const SceneSpec& spec, int threads, int steps
     for (std::size_t k = 0; k < w.contacts().size(); ++k) {
       Contact& c = w.contacts()[k];
       const double tag = double(step) + 1e-3 * double(k);
-      c.tangential_spring = Vec3(tag, double(c.key % 1013), 1);
       c.force = Vec3(0, tag, 0);
+      if (spec.tangential) w.model_history().tangential_springs[k] = {Vec3(tag, double(c.key % 1013), 1)};
       if (spec.springs) w.model_history().springs[k] = {Vec3(2, tag, 3), -tag};
       if (!spec.multipliers) continue;
       MultiplierHistory& m = w.model_history().multipliers[k];
@@ -281,16 +286,22 @@ BOOST_AUTO_TEST_CASE(permuted_ids) { check_scene({.permute_ids = true, .cylinder
 
 BOOST_AUTO_TEST_CASE(static_planes_only) { check_scene({.moving_plane = false}); }
 
-// A plain SDEM world keeps no model history: the records alone follow the same semantics.
-BOOST_AUTO_TEST_CASE(without_model_history) { check_scene({.cylinder = true, .springs = false, .multipliers = false}); }
-BOOST_AUTO_TEST_CASE(without_model_history_many_wall_contacts) {
-  check_scene({.n = 2500, .springs = false, .multipliers = false});
+// A world no stepper ran keeps no model history: the records alone follow the same semantics.
+BOOST_AUTO_TEST_CASE(without_model_history) {
+  check_scene({.cylinder = true, .tangential = false, .springs = false, .multipliers = false});
 }
-// SDEM with rolling resistance keeps the springs alone; NDEM the multipliers alone.
+BOOST_AUTO_TEST_CASE(without_model_history_many_wall_contacts) {
+  check_scene({.n = 2500, .tangential = false, .springs = false, .multipliers = false});
+}
+// Plain SDEM keeps the tangential springs alone; with rolling resistance the springs too; NDEM the
+// multipliers alone.
+BOOST_AUTO_TEST_CASE(tangential_springs_only) { check_scene({.cylinder = true, .springs = false, .multipliers = false}); }
 BOOST_AUTO_TEST_CASE(springs_only) { check_scene({.cylinder = true, .multipliers = false}); }
-BOOST_AUTO_TEST_CASE(multipliers_only) { check_scene({.n = 2500, .springs = false}); }
+BOOST_AUTO_TEST_CASE(multipliers_only) { check_scene({.n = 2500, .tangential = false, .springs = false}); }
 // NDEM without rolling or twisting resistance keeps no angular multipliers.
-BOOST_AUTO_TEST_CASE(multipliers_without_angular) { check_scene({.cylinder = true, .springs = false, .angular = false}); }
+BOOST_AUTO_TEST_CASE(multipliers_without_angular) {
+  check_scene({.cylinder = true, .tangential = false, .springs = false, .angular = false});
+}
 
 BOOST_AUTO_TEST_CASE(static_planes_only_permuted_ids) { check_scene({.permute_ids = true, .moving_plane = false}); }
 

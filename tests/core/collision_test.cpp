@@ -61,8 +61,10 @@ BOOST_AUTO_TEST_CASE(sphere_pair_geometry) {
 
 BOOST_AUTO_TEST_CASE(history_survives_rebuild) {
   World w = random_cloud(500, 3);
+  w.keep_tangential_springs();
   w.detect_contacts();
-  for (auto& c : w.contacts()) c.tangential_spring = Vec3(double(c.key % 97), 0, 0);
+  for (std::size_t k = 0; k < w.contacts().size(); ++k)
+    w.model_history().tangential_springs[k] = {Vec3(double(w.contacts()[k].key % 97), 0, 0)};
   const auto before = w.contacts();
   w.detector.invalidate();
   w.detect_contacts();
@@ -70,7 +72,7 @@ BOOST_AUTO_TEST_CASE(history_survives_rebuild) {
   for (std::size_t k = 0; k < before.size(); ++k) {
     BOOST_TEST(before[k].key == w.contacts()[k].key);
     if (w.contacts()[k].overlap > 0) {
-      BOOST_TEST(w.contacts()[k].tangential_spring.x() == double(w.contacts()[k].key % 97));
+      BOOST_TEST(w.model_history().tangential_springs[k].elongation.x() == double(w.contacts()[k].key % 97));
       BOOST_TEST(w.contacts()[k].age == 1u);
     }
   }

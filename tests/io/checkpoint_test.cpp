@@ -73,11 +73,11 @@ void require_identical(const World& a, const World& b, bool timers = true) {
     const Contact &x = a.contacts()[i], &y = b.contacts()[i];
     const bool same = x.key == y.key && x.a == y.a && x.b == y.b && same_bits(x.normal, y.normal) &&
                       same_bits(x.point, y.point) && same_bits(x.overlap, y.overlap) &&
-                      same_bits(x.effective_radius, y.effective_radius) && x.age == y.age &&
-                      same_bits(x.tangential_spring, y.tangential_spring) && same_bits(x.force, y.force);
+                      same_bits(x.effective_radius, y.effective_radius) && x.age == y.age && same_bits(x.force, y.force);
     BOOST_TEST(same, "contact " << i << " differs");
   }
   // The model history as saved: zero where a World keeps none.
+  auto tangential = [](const World& w, std::size_t i) { return w.tangential_spring(i); };
   auto springs = [](const World& w, std::size_t i) {
     return w.model_history().springs_kept ? w.model_history().springs.at(i) : SpringHistory{};
   };
@@ -89,6 +89,7 @@ void require_identical(const World& a, const World& b, bool timers = true) {
                                                       : AngularMultiplierHistory{};
   };
   for (std::size_t i = 0; i < a.contacts().size(); ++i) {
+    BOOST_TEST(same_bits(tangential(a, i), tangential(b, i)), "tangential spring of contact " << i << " differs");
     const SpringHistory sx = springs(a, i), sy = springs(b, i);
     const MultiplierHistory mx = multipliers(a, i), my = multipliers(b, i);
     const AngularMultiplierHistory ax = angular(a, i), ay = angular(b, i);
@@ -139,7 +140,7 @@ BOOST_AUTO_TEST_CASE(round_trip_is_bitwise_equal) {
   const World w = stepped_world(300);
   // The state must be non-trivial for the test to mean something: contacts with history, wall loads.
   std::size_t with_history = 0;
-  for (const Contact& c : w.contacts()) with_history += c.age > 0 && c.tangential_spring.norm() > 0;
+  for (std::size_t k = 0; k < w.contacts().size(); ++k) with_history += w.contacts()[k].age > 0 && w.tangential_spring(k).norm() > 0;
   BOOST_TEST_REQUIRE(with_history > 10u);
   BOOST_TEST_REQUIRE(w.walls[0].force.norm() > 0);
   BOOST_TEST_REQUIRE(w.detector.pair_count() < w.contacts().size());  // wall contacts present too

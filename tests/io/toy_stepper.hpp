@@ -10,6 +10,7 @@
 namespace grainlab::test {
 
 inline void toy_step(World& w, double dt) {
+  w.keep_tangential_springs();
   w.keep_multipliers();  // the checkpoint carries them: give it something to carry
   w.detect_contacts();
   auto& p = w.particles;
@@ -27,12 +28,13 @@ inline void toy_step(World& w, double dt) {
     const double vn = v.dot(c.normal);
     const Vec3 vt = v - vn * c.normal;
     const double fn = std::max(0.0, k * c.overlap - damping * vn);
-    c.tangential_spring -= c.tangential_spring.dot(c.normal) * c.normal;
-    c.tangential_spring += vt * dt;
-    Vec3 ft = -k * c.tangential_spring;
+    Vec3& spring = w.model_history().tangential_springs[ci].elongation;
+    spring -= spring.dot(c.normal) * c.normal;
+    spring += vt * dt;
+    Vec3 ft = -k * spring;
     if (ft.norm() > mu * fn) {
       ft *= mu * fn / ft.norm();
-      c.tangential_spring = -ft / k;
+      spring = -ft / k;
     }
     c.force = fn * c.normal + ft;
     w.model_history().multipliers[ci].lambda[0] = fn * dt;

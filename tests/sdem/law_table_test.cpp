@@ -24,7 +24,7 @@ BOOST_AUTO_TEST_CASE(history_sizes_match_the_contact_record) {
     return std::find_if(t.begin(), t.end(), [&](const auto& d) { return d.part == part; })->history_doubles;
   };
   BOOST_TEST(history("normal") == 0);
-  BOOST_TEST(history("tangential") * sizeof(double) == sizeof(Contact::tangential_spring));
+  BOOST_TEST(history("tangential") * sizeof(double) == sizeof(TangentialSpringHistory::elongation));
   BOOST_TEST(history("rolling") * sizeof(double) == sizeof(SpringHistory::rolling_spring));
   BOOST_TEST(history("twisting") * sizeof(double) == sizeof(SpringHistory::twisting_spring));
 }

@@ -72,8 +72,9 @@ std::vector<double> state_of(World& w, std::size_t* touching = nullptr) {
     }
     state.push_back(p.orientation[i].w());
   }
-  for (const Contact& c : w.contacts()) {
-    for (int d = 0; d < 3; ++d) state.push_back(c.tangential_spring[d]), state.push_back(c.force[d]);
+  for (std::size_t k = 0; k < w.contacts().size(); ++k) {
+    const Contact& c = w.contacts()[k];
+    for (int d = 0; d < 3; ++d) state.push_back(w.tangential_spring(k)[d]), state.push_back(c.force[d]);
     if (touching && c.overlap > 0) ++*touching;
   }
   return state;
