@@ -125,9 +125,9 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["setup_ms"] = 1e3 * w.timers.forces / double(steps);
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
-  // NdemRows (SoA, kept between steps) + the packed record the sweep streams (rebuilt each solve).
-  // (3-row solves: no angular-row inputs, NdemRows::resize)
-  const double rows_bytes = 3 * 4 + 9 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 12) * sizeof(double);
+  // NdemRows (SoA, kept between steps: indices, n, t1, t2, two lever arms, scalars, per-row columns) + the
+  // packed record the sweep streams (rebuilt each solve). (3-row solves: no angular-row inputs, NdemRows::resize)
+  const double rows_bytes = 3 * 4 + 5 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 12) * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
@@ -191,14 +191,8 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
     R.t1[i] = t1;
     R.t2[i] = t2;
     // Lever arm from the contact geometry (positions moved since the contacts were detected).
-    const Vec3 ra = -(P.radius[c.a] - (wall ? 1.0 : 0.5) * c.overlap) * n;
-    R.ca_n[i] = ra.cross(n);
-    R.ca_t1[i] = ra.cross(t1);
-    R.ca_t2[i] = ra.cross(t2);
-    const Vec3 rb = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
-    R.cb_n[i] = rb.cross(n);
-    R.cb_t1[i] = rb.cross(t1);
-    R.cb_t2[i] = rb.cross(t2);
+    R.ra[i] = -(P.radius[c.a] - (wall ? 1.0 : 0.5) * c.overlap) * n;
+    R.rb[i] = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
     const MaterialPair mp = mix(w.materials[0], w.materials[0]);
     const double kn = hertz_stiffness(mp.effective_modulus, c.effective_radius);
     R.scale[i] = eH * std::pow(c.overlap, eH - 1.0);

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/hertz.hpp"
 #include "core/ndem/aggregates.hpp"
+#include "core/ndem/row_levers.hpp"
 #include "core/ndem/row_residuals.hpp"
 #include "core/ndem/row_setup.hpp"
 #include "core/bodies.hpp"
@@ -206,10 +207,11 @@ void NdemStepper::setup(World& world) {
   R.rolling = false;
   const double tau = S.relaxation_time();
   const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
-  // Row i of every active contact: frame, lever-arm cross products and wall bias, and the contact law
-  // (row_setup.hpp, shared with the body rows). The vector maths stays in this loop: GCC's FMA contraction
-  // of the cross products depends on the code around them (moved into functions of their own they round
-  // differently in the last bit, docs/ndem_row_model.md), and the rows stay bit for bit.
+  // Row i of every active contact: frame, lever arms and wall bias, and the contact law (row_setup.hpp,
+  // shared with the body rows). The vector maths stays in this loop: GCC's FMA contraction of the frame
+  // depends on the code around it (moved into functions of their own it rounds differently in the last
+  // bit, docs/ndem_row_model.md), and the rows stay bit for bit. The levers' cross products are formed
+  // where they are used (row_levers.hpp).
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Contact& c = contacts[active[i]];
@@ -222,25 +224,13 @@ void NdemStepper::setup(World& world) {
     const Vec3& tangent = model[active[i]].tangent;
     Vec3 t1 = tangent - tangent.dot(n) * n;  // carried frame, re-projected on the new tangent plane
     t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
-    const Vec3 t2 = n.cross(t1);
+    const Vec3 t2 = ndem_rows::frame_t2(n, t1);
     R.n[i] = n;
     R.t1[i] = t1;
     R.t2[i] = t2;
-    const Vec3 ra = c.point - P.position[a];
-    R.ca_n[i] = ra.cross(n);
-    R.ca_t1[i] = ra.cross(t1);
-    R.ca_t2[i] = ra.cross(t2);
-    if (!wall) {
-      // p - x_b without periodic images: the contact point lies on the line of centres.
-      const Vec3 rb = (P.radius[c.b] - 0.5 * c.overlap) * n;
-      R.cb_n[i] = rb.cross(n);
-      R.cb_t1[i] = rb.cross(t1);
-      R.cb_t2[i] = rb.cross(t2);
-    } else {
-      R.cb_n[i].setZero();
-      R.cb_t1[i].setZero();
-      R.cb_t2[i].setZero();
-    }
+    R.ra[i] = c.point - P.position[a];
+    // p - x_b without periodic images: the contact point lies on the line of centres.
+    R.rb[i] = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
     const NdemRowLaw law = ndem_row_law(world, S, c, upsilon);
     const double delta = law.overlap, d = law.diameter;
     R.scale[i] = law.s;
@@ -364,8 +354,8 @@ void NdemStepper::warm_start(World& world) {
         const Vec3& d = r == 1 || r == 3 ? R.t1[i] : (r == 2 || r == 4 ? R.t2[i] : R.n[i]);
         double v = R.bias[r][i];
         if (r >= 3) return v + d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
-        const Vec3& ca = r == 1 ? R.ca_t1[i] : R.ca_t2[i];
-        const Vec3& cb = r == 1 ? R.cb_t1[i] : R.cb_t2[i];
+        const Vec3 ca = ndem_rows::lever_a(R.ra[i], d);
+        const Vec3 cb = r == 1 ? ndem_rows::lever_b(R.rb[i], d) : ndem_rows::lever_b_t2(R.rb[i], R.n[i], R.t1[i], d);
         v += d.dot(bodies_.v[a]) + ca.dot(bodies_.w[a]);
         if (b >= 0) v -= d.dot(bodies_.v[b]) + cb.dot(bodies_.w[b]);
         return v;

@@ -1,5 +1,6 @@
 #include "core/ndem/pgs.hpp"
 #include "core/ndem/block_update.hpp"
+#include "core/ndem/row_levers.hpp"
 #include "core/ndem/row_model.hpp"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ std::size_t NdemRows::memory_bytes() const {
   std::size_t total = 0;
   auto add = [&](const auto& v) { total += capacity_bytes(v); };
   add(a), add(b), add(contact);
-  for (const auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) add(*v);
+  for (const auto* v : {&n, &t1, &t2, &ra, &rb}) add(*v);
   for (const auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
     add(*v);
   for (int r = 0; r < 6; ++r) add(bias[r]), add(inv_diag[r]), add(lambda[r]);
@@ -29,7 +30,7 @@ void NdemRows::resize(std::size_t m, bool angular) {
   angular_columns = angular;
   for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
   resize_with_headroom(contact, m);
-  for (auto* v : {&n, &t1, &t2, &ca_n, &ca_t1, &ca_t2, &cb_n, &cb_t1, &cb_t2}) resize_with_headroom(*v, m);
+  for (auto* v : {&n, &t1, &t2, &ra, &rb}) resize_with_headroom(*v, m);
   for (auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &restitution, &impact_speed}) resize_with_headroom(*v, m);
   const std::size_t angular_m = angular ? m : 0;
   for (auto* v : {&mu_roll, &mu_twist}) resize_with_headroom(*v, angular_m);
@@ -48,22 +49,23 @@ void NdemRows::resize(std::size_t m, bool angular) {
 
 namespace {
 
-// Geometry of one row of contact c: direction and lever arms (rows 0-2 linear, 3-5 angular).
+// Geometry of one row of contact c: direction and lever-arm cross products (rows 0-2 linear, 3-5
+// angular: no levers).
 struct RowGeom {
   const Vec3* d;
-  const Vec3* ca;
-  const Vec3* cb;
+  Vec3 ca, cb;
   bool angular;
 };
 
 inline RowGeom geom(const NdemRows& R, std::size_t c, int r) {
   switch (r) {
-    case 0: return {&R.n[c], &R.ca_n[c], &R.cb_n[c], false};
-    case 1: return {&R.t1[c], &R.ca_t1[c], &R.cb_t1[c], false};
-    case 2: return {&R.t2[c], &R.ca_t2[c], &R.cb_t2[c], false};
-    case 3: return {&R.t1[c], nullptr, nullptr, true};
-    case 4: return {&R.t2[c], nullptr, nullptr, true};
-    default: return {&R.n[c], nullptr, nullptr, true};
+    case 0: return {&R.n[c], ndem_rows::lever_a(R.ra[c], R.n[c]), ndem_rows::lever_b(R.rb[c], R.n[c]), false};
+    case 1: return {&R.t1[c], ndem_rows::lever_a(R.ra[c], R.t1[c]), ndem_rows::lever_b(R.rb[c], R.t1[c]), false};
+    case 2:
+      return {&R.t2[c], ndem_rows::lever_a(R.ra[c], R.t2[c]), ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], R.t2[c]), false};
+    case 3: return {&R.t1[c], {}, {}, true};
+    case 4: return {&R.t2[c], {}, {}, true};
+    default: return {&R.n[c], {}, {}, true};
   }
 }
 
@@ -76,8 +78,8 @@ inline double row_velocity(const NdemRows& R, const NdemBodies& B, std::size_t c
     u += g.d->dot(B.w[a]);
     if (b >= 0) u -= g.d->dot(B.w[b]);
   } else {
-    u += g.d->dot(B.v[a]) + g.ca->dot(B.w[a]);
-    if (b >= 0) u -= g.d->dot(B.v[b]) + g.cb->dot(B.w[b]);
+    u += g.d->dot(B.v[a]) + g.ca.dot(B.w[a]);
+    if (b >= 0) u -= g.d->dot(B.v[b]) + g.cb.dot(B.w[b]);
   }
   return u;
 }
@@ -91,10 +93,10 @@ inline void apply_row(const NdemRows& R, NdemBodies& B, std::size_t c, int r, do
     if (b >= 0) B.w[b] -= (B.inv_inertia[b] * scaled_dl) * *g.d;
   } else {
     B.v[a] += (B.inv_mass[a] * scaled_dl) * *g.d;
-    B.w[a] += (B.inv_inertia[a] * scaled_dl) * *g.ca;
+    B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.ca;
     if (b >= 0) {
       B.v[b] -= (B.inv_mass[b] * scaled_dl) * *g.d;
-      B.w[b] -= (B.inv_inertia[b] * scaled_dl) * *g.cb;
+      B.w[b] -= (B.inv_inertia[b] * scaled_dl) * g.cb;
     }
   }
 }
@@ -108,8 +110,8 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
     k = B.inv_inertia[a] * g.d->squaredNorm();
     if (b >= 0) k += B.inv_inertia[b] * g.d->squaredNorm();
   } else {
-    k = B.inv_mass[a] * g.d->squaredNorm() + B.inv_inertia[a] * g.ca->squaredNorm();
-    if (b >= 0) k += B.inv_mass[b] * g.d->squaredNorm() + B.inv_inertia[b] * g.cb->squaredNorm();
+    k = B.inv_mass[a] * g.d->squaredNorm() + B.inv_inertia[a] * g.ca.squaredNorm();
+    if (b >= 0) k += B.inv_mass[b] * g.d->squaredNorm() + B.inv_inertia[b] * g.cb.squaredNorm();
   }
   return k;
 }
@@ -558,9 +560,10 @@ inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& l
   if (R.b[c] < 0) return false;
   for (int r = 0; r < nrows; ++r)
     if (R.bias[r][c] != 0) return false;
-  la = R.ca_t2[c].dot(R.t1[c]);
-  lb = -R.cb_t2[c].dot(R.t1[c]);
-  return R.ca_n[c].norm() <= 1e-8 * std::abs(la) && R.cb_n[c].norm() <= 1e-8 * std::abs(lb);
+  la = ndem_rows::lever_a(R.ra[c], R.t2[c]).dot(R.t1[c]);
+  lb = -ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], R.t2[c]).dot(R.t1[c]);
+  return ndem_rows::lever_a(R.ra[c], R.n[c]).norm() <= 1e-8 * std::abs(la) &&
+         ndem_rows::lever_b(R.rb[c], R.n[c]).norm() <= 1e-8 * std::abs(lb);
 }
 
 // Appends contact c's packed record (a sphere record when X.kind[c]) with the stage's multipliers L,
@@ -605,12 +608,18 @@ bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vecto
   C.n = R.n[c];
   C.t1 = R.t1[c];
   C.t2 = R.t2[c];
-  C.ca_n = R.ca_n[c];
-  C.ca_t1 = R.ca_t1[c];
-  C.ca_t2 = R.ca_t2[c];
-  C.cb_n = R.cb_n[c];
-  C.cb_t1 = R.cb_t1[c];
-  C.cb_t2 = R.cb_t2[c];
+  const ndem_rows::Levers la = ndem_rows::levers_a(R.ra[c], R.n[c], R.t1[c], R.t2[c]);
+  C.ca_n = la.n;
+  C.ca_t1 = la.t1;
+  C.ca_t2 = la.t2;
+  if (R.b[c] >= 0) {
+    const ndem_rows::Levers lb = ndem_rows::levers_b(R.rb[c], R.n[c], R.t1[c], R.t2[c]);
+    C.cb_n = lb.n;
+    C.cb_t1 = lb.t1;
+    C.cb_t2 = lb.t2;
+  } else {
+    C.cb_n = C.cb_t1 = C.cb_t2 = Vec3::Zero();
+  }
   X.general_src.push_back(std::uint32_t(c));
   return false;
 }

@@ -43,8 +43,7 @@ struct NdemRows {
   std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
   std::vector<std::uint32_t> contact;      ///< index into World::contacts
   std::vector<Vec3> n, t1, t2;             ///< contact frame
-  std::vector<Vec3> ca_n, ca_t1, ca_t2;    ///< (p - x_a) x dir
-  std::vector<Vec3> cb_n, cb_t1, cb_t2;    ///< (p - x_b) x dir (zero for walls)
+  std::vector<Vec3> ra, rb;               ///< lever arms p - x_a, p - x_b (zero for walls); x dir: row_levers.hpp
   std::vector<double> scale;               ///< s = e_H max(delta, floor)^{e_H - 1}
   std::vector<double> overlap;             ///< delta
   std::vector<double> stiffness;           ///< k_n (Hertz N/m^{3/2}, linear N/m)

@@ -68,15 +68,11 @@ Cluster make_cluster(bool rolling, unsigned seed) {
     R.t2[i] = t2;
     Vec3 ra = -(radius[a] - 0.5 * delta) * n;
     if (wall) ra += 0.3 * radius[a] * t2;  // off the normal through the centre: general record
-    R.ca_n[i] = ra.cross(n);
-    R.ca_t1[i] = ra.cross(t1r);
-    R.ca_t2[i] = ra.cross(t2);
+    R.ra[i] = ra;
     if (!wall) {
-      const Vec3 rb = (radius[b] - 0.5 * delta) * n;
-      R.cb_n[i] = rb.cross(n);
-      R.cb_t1[i] = rb.cross(t1r);
-      R.cb_t2[i] = rb.cross(t2);
+      R.rb[i] = (radius[b] - 0.5 * delta) * n;
     } else {
+      R.rb[i].setZero();
       for (int r = 0; r < 6; ++r) R.bias[r][i] = 0.01 * U(rng);
     }
     R.scale[i] = 1.25 * std::pow(std::max(delta, 1e-9), 0.25);
@@ -237,10 +233,7 @@ BOOST_AUTO_TEST_CASE(off_centre_pair_uses_general_record) {
   Cluster c = make_cluster(true, 21);
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     if (c.rows.b[i] < 0) continue;
-    const Vec3 ra = -(c.rows.ca_t2[i].dot(c.rows.t1[i])) * c.rows.n[i] + 1e-4 * c.rows.t1[i];
-    c.rows.ca_n[i] = ra.cross(c.rows.n[i]);
-    c.rows.ca_t1[i] = ra.cross(c.rows.t1[i]);
-    c.rows.ca_t2[i] = ra.cross(c.rows.t2[i]);
+    c.rows.ra[i] += 1e-4 * c.rows.t1[i];
   }
   PgsOptions opt;
   opt.iterations = 20;
