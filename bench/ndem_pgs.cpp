@@ -125,9 +125,9 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["setup_ms"] = 1e3 * w.timers.forces / double(steps);
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
-  // NdemRows (SoA, kept between steps: indices, n, t1, t2, two lever arms, scalars, per-row columns) + the
+  // NdemRows (SoA, kept between steps: indices, n, t1, two lever arms, scalars, per-row columns) + the
   // packed record the sweep streams (rebuilt each solve). (3-row solves: no angular-row inputs, NdemRows::resize)
-  const double rows_bytes = 3 * 4 + 5 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 12) * sizeof(double);
+  const double rows_bytes = 3 * 4 + 4 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 12) * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
@@ -186,10 +186,9 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
     R.contact[i] = std::uint32_t(active[i]);
     R.a[i] = c.a;
     R.b[i] = wall ? -1 : c.b;
-    const Vec3 n = c.normal, t1 = any_orthogonal(n), t2 = n.cross(t1);
+    const Vec3 n = c.normal, t1 = any_orthogonal(n);
     R.n[i] = n;
     R.t1[i] = t1;
-    R.t2[i] = t2;
     // Lever arm from the contact geometry (positions moved since the contacts were detected).
     R.ra[i] = -(P.radius[c.a] - (wall ? 1.0 : 0.5) * c.overlap) * n;
     R.rb[i] = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);

@@ -227,7 +227,6 @@ void NdemStepper::setup(World& world) {
     const Vec3 t2 = ndem_rows::frame_t2(n, t1);
     R.n[i] = n;
     R.t1[i] = t1;
-    R.t2[i] = t2;
     R.ra[i] = c.point - P.position[a];
     // p - x_b without periodic images: the contact point lies on the line of centres.
     R.rb[i] = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
@@ -351,7 +350,7 @@ void NdemStepper::warm_start(World& world) {
       // Velocity of row r (1..5; unscaled, wall motion in `bias`), as the solver's kernel computes it.
       auto row_velocity = [&](std::size_t i, int r) {
         const int a = R.a[i], b = R.b[i];
-        const Vec3& d = r == 1 || r == 3 ? R.t1[i] : (r == 2 || r == 4 ? R.t2[i] : R.n[i]);
+        const Vec3 d = r == 1 || r == 3 ? R.t1[i] : (r == 2 || r == 4 ? R.t2_of(i) : R.n[i]);
         double v = R.bias[r][i];
         if (r >= 3) return v + d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
         const Vec3 ca = ndem_rows::lever_a(R.ra[i], d);
@@ -443,8 +442,9 @@ void NdemStepper::integrate(World& world) {
     if (history.angular_multipliers_kept)
       for (int r = 3; r < 6; ++r) history.angular_multipliers[R.contact[i]].lambda[r - 3] = R.lambda[r][i];
     m.tangent = R.t1[i];
-    const Vec3 f = (R.scale[i] * L[0] * R.n[i] + L[1] * R.t1[i] + L[2] * R.t2[i]) / dt;
-    const Vec3 tr = (L[3] * R.t1[i] + L[4] * R.t2[i] + L[5] * R.n[i]) / dt;
+    const Vec3 t2 = R.t2_of(i);
+    const Vec3 f = (R.scale[i] * L[0] * R.n[i] + L[1] * R.t1[i] + L[2] * t2) / dt;
+    const Vec3 tr = (L[3] * R.t1[i] + L[4] * t2 + L[5] * R.n[i]) / dt;
     c.force = f;
     const int a = R.a[i];
     P.force[a] += f;

@@ -19,7 +19,7 @@ std::size_t NdemRows::memory_bytes() const {
   std::size_t total = 0;
   auto add = [&](const auto& v) { total += capacity_bytes(v); };
   add(a), add(b), add(contact);
-  for (const auto* v : {&n, &t1, &t2, &ra, &rb}) add(*v);
+  for (const auto* v : {&n, &t1, &ra, &rb}) add(*v);
   for (const auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
     add(*v);
   for (int r = 0; r < 6; ++r) add(bias[r]), add(inv_diag[r]), add(lambda[r]);
@@ -30,7 +30,7 @@ void NdemRows::resize(std::size_t m, bool angular) {
   angular_columns = angular;
   for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
   resize_with_headroom(contact, m);
-  for (auto* v : {&n, &t1, &t2, &ra, &rb}) resize_with_headroom(*v, m);
+  for (auto* v : {&n, &t1, &ra, &rb}) resize_with_headroom(*v, m);
   for (auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &restitution, &impact_speed}) resize_with_headroom(*v, m);
   const std::size_t angular_m = angular ? m : 0;
   for (auto* v : {&mu_roll, &mu_twist}) resize_with_headroom(*v, angular_m);
@@ -52,20 +52,21 @@ namespace {
 // Geometry of one row of contact c: direction and lever-arm cross products (rows 0-2 linear, 3-5
 // angular: no levers).
 struct RowGeom {
-  const Vec3* d;
-  Vec3 ca, cb;
+  Vec3 d, ca, cb;
   bool angular;
 };
 
 inline RowGeom geom(const NdemRows& R, std::size_t c, int r) {
   switch (r) {
-    case 0: return {&R.n[c], ndem_rows::lever_a(R.ra[c], R.n[c]), ndem_rows::lever_b(R.rb[c], R.n[c]), false};
-    case 1: return {&R.t1[c], ndem_rows::lever_a(R.ra[c], R.t1[c]), ndem_rows::lever_b(R.rb[c], R.t1[c]), false};
-    case 2:
-      return {&R.t2[c], ndem_rows::lever_a(R.ra[c], R.t2[c]), ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], R.t2[c]), false};
-    case 3: return {&R.t1[c], {}, {}, true};
-    case 4: return {&R.t2[c], {}, {}, true};
-    default: return {&R.n[c], {}, {}, true};
+    case 0: return {R.n[c], ndem_rows::lever_a(R.ra[c], R.n[c]), ndem_rows::lever_b(R.rb[c], R.n[c]), false};
+    case 1: return {R.t1[c], ndem_rows::lever_a(R.ra[c], R.t1[c]), ndem_rows::lever_b(R.rb[c], R.t1[c]), false};
+    case 2: {
+      const Vec3 t2 = R.t2_of(c);
+      return {t2, ndem_rows::lever_a(R.ra[c], t2), ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], t2), false};
+    }
+    case 3: return {R.t1[c], {}, {}, true};
+    case 4: return {R.t2_of(c), {}, {}, true};
+    default: return {R.n[c], {}, {}, true};
   }
 }
 
@@ -75,11 +76,11 @@ inline double row_velocity(const NdemRows& R, const NdemBodies& B, std::size_t c
   const int a = R.a[c], b = R.b[c];
   double u = R.bias[r][c];
   if (g.angular) {
-    u += g.d->dot(B.w[a]);
-    if (b >= 0) u -= g.d->dot(B.w[b]);
+    u += g.d.dot(B.w[a]);
+    if (b >= 0) u -= g.d.dot(B.w[b]);
   } else {
-    u += g.d->dot(B.v[a]) + g.ca.dot(B.w[a]);
-    if (b >= 0) u -= g.d->dot(B.v[b]) + g.cb.dot(B.w[b]);
+    u += g.d.dot(B.v[a]) + g.ca.dot(B.w[a]);
+    if (b >= 0) u -= g.d.dot(B.v[b]) + g.cb.dot(B.w[b]);
   }
   return u;
 }
@@ -89,13 +90,13 @@ inline void apply_row(const NdemRows& R, NdemBodies& B, std::size_t c, int r, do
   const RowGeom g = geom(R, c, r);
   const int a = R.a[c], b = R.b[c];
   if (g.angular) {
-    B.w[a] += (B.inv_inertia[a] * scaled_dl) * *g.d;
-    if (b >= 0) B.w[b] -= (B.inv_inertia[b] * scaled_dl) * *g.d;
+    B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.d;
+    if (b >= 0) B.w[b] -= (B.inv_inertia[b] * scaled_dl) * g.d;
   } else {
-    B.v[a] += (B.inv_mass[a] * scaled_dl) * *g.d;
+    B.v[a] += (B.inv_mass[a] * scaled_dl) * g.d;
     B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.ca;
     if (b >= 0) {
-      B.v[b] -= (B.inv_mass[b] * scaled_dl) * *g.d;
+      B.v[b] -= (B.inv_mass[b] * scaled_dl) * g.d;
       B.w[b] -= (B.inv_inertia[b] * scaled_dl) * g.cb;
     }
   }
@@ -107,11 +108,11 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
   const int a = R.a[c], b = R.b[c];
   double k;
   if (g.angular) {
-    k = B.inv_inertia[a] * g.d->squaredNorm();
-    if (b >= 0) k += B.inv_inertia[b] * g.d->squaredNorm();
+    k = B.inv_inertia[a] * g.d.squaredNorm();
+    if (b >= 0) k += B.inv_inertia[b] * g.d.squaredNorm();
   } else {
-    k = B.inv_mass[a] * g.d->squaredNorm() + B.inv_inertia[a] * g.ca.squaredNorm();
-    if (b >= 0) k += B.inv_mass[b] * g.d->squaredNorm() + B.inv_inertia[b] * g.cb.squaredNorm();
+    k = B.inv_mass[a] * g.d.squaredNorm() + B.inv_inertia[a] * g.ca.squaredNorm();
+    if (b >= 0) k += B.inv_mass[b] * g.d.squaredNorm() + B.inv_inertia[b] * g.cb.squaredNorm();
   }
   return k;
 }
@@ -560,8 +561,9 @@ inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& l
   if (R.b[c] < 0) return false;
   for (int r = 0; r < nrows; ++r)
     if (R.bias[r][c] != 0) return false;
-  la = ndem_rows::lever_a(R.ra[c], R.t2[c]).dot(R.t1[c]);
-  lb = -ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], R.t2[c]).dot(R.t1[c]);
+  const Vec3 t2 = R.t2_of(c);
+  la = ndem_rows::lever_a(R.ra[c], t2).dot(R.t1[c]);
+  lb = -ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], t2).dot(R.t1[c]);
   return ndem_rows::lever_a(R.ra[c], R.n[c]).norm() <= 1e-8 * std::abs(la) &&
          ndem_rows::lever_b(R.rb[c], R.n[c]).norm() <= 1e-8 * std::abs(lb);
 }
@@ -589,7 +591,7 @@ bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vecto
     }
     C.n = R.n[c];
     C.t1 = R.t1[c];
-    C.t2 = R.t2[c];
+    C.t2 = R.t2_of(c);
     X.sphere_src.push_back(std::uint32_t(c));
     return true;
   }
@@ -607,13 +609,13 @@ bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vecto
   }
   C.n = R.n[c];
   C.t1 = R.t1[c];
-  C.t2 = R.t2[c];
-  const ndem_rows::Levers la = ndem_rows::levers_a(R.ra[c], R.n[c], R.t1[c], R.t2[c]);
+  C.t2 = R.t2_of(c);
+  const ndem_rows::Levers la = ndem_rows::levers_a(R.ra[c], R.n[c], R.t1[c], C.t2);
   C.ca_n = la.n;
   C.ca_t1 = la.t1;
   C.ca_t2 = la.t2;
   if (R.b[c] >= 0) {
-    const ndem_rows::Levers lb = ndem_rows::levers_b(R.rb[c], R.n[c], R.t1[c], R.t2[c]);
+    const ndem_rows::Levers lb = ndem_rows::levers_b(R.rb[c], R.n[c], R.t1[c], C.t2);
     C.cb_n = lb.n;
     C.cb_t1 = lb.t1;
     C.cb_t2 = lb.t2;

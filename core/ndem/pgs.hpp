@@ -24,6 +24,7 @@
 
 #include "core/math.hpp"
 #include "core/ndem/ndem_settings.hpp"
+#include "core/ndem/row_levers.hpp"
 
 namespace grainlab {
 
@@ -39,10 +40,12 @@ struct NdemRows {
   /// mu_twist) only with `angular_columns`: a 3-row solve never reads them, and they are released.
   void resize(std::size_t n, bool angular_columns);
   std::size_t memory_bytes() const;  ///< bytes held (capacities)
+  /// The frame's third direction n x t1 of contact c, as the set-up rounds it (row_levers.hpp).
+  Vec3 t2_of(std::size_t c) const { return ndem_rows::frame_t2(n[c], t1[c]); }
 
   std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
   std::vector<std::uint32_t> contact;      ///< index into World::contacts
-  std::vector<Vec3> n, t1, t2;             ///< contact frame
+  std::vector<Vec3> n, t1;                 ///< contact frame (t2: t2_of)
   std::vector<Vec3> ra, rb;               ///< lever arms p - x_a, p - x_b (zero for walls); x dir: row_levers.hpp
   std::vector<double> scale;               ///< s = e_H max(delta, floor)^{e_H - 1}
   std::vector<double> overlap;             ///< delta

@@ -65,7 +65,6 @@ Cluster make_cluster(bool rolling, unsigned seed) {
     R.contact[i] = std::uint32_t(i);
     R.n[i] = n;
     R.t1[i] = t1r;
-    R.t2[i] = t2;
     Vec3 ra = -(radius[a] - 0.5 * delta) * n;
     if (wall) ra += 0.3 * radius[a] * t2;  // off the normal through the centre: general record
     R.ra[i] = ra;
