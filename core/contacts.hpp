@@ -81,9 +81,12 @@ struct ModelHistory {
   std::vector<SpringHistory> springs;
   std::vector<MultiplierHistory> multipliers;
   std::vector<AngularMultiplierHistory> angular_multipliers;
-  bool tangential_springs_kept = false, springs_kept = false, multipliers_kept = false, angular_multipliers_kept = false;
+  bool tangential_springs_kept = false, springs_kept = false, multipliers_kept = false,
+       angular_multipliers_kept = false;
 
-  bool any_kept() const { return tangential_springs_kept || springs_kept || multipliers_kept || angular_multipliers_kept; }
+  bool any_kept() const {
+    return tangential_springs_kept || springs_kept || multipliers_kept || angular_multipliers_kept;
+  }
   /// Keeps the columns `other` keeps (and only those).
   void keep_as(const ModelHistory& other) {
     tangential_springs_kept = other.tangential_springs_kept;
@@ -93,7 +96,8 @@ struct ModelHistory {
   }
   /// Heap bytes of the columns (by capacity), for memory reports.
   std::size_t memory_bytes() const {
-    return tangential_springs.capacity() * sizeof(TangentialSpringHistory) + springs.capacity() * sizeof(SpringHistory) + multipliers.capacity() * sizeof(MultiplierHistory) +
+    return tangential_springs.capacity() * sizeof(TangentialSpringHistory) +
+           springs.capacity() * sizeof(SpringHistory) + multipliers.capacity() * sizeof(MultiplierHistory) +
            angular_multipliers.capacity() * sizeof(AngularMultiplierHistory);
   }
   /// f(column) for each kept column of `to`, with the same column of `from` (f(to_column, from_column)).

@@ -50,10 +50,10 @@ class World {
 
   /// Pair candidates (sorted by key), then this step's wall contacts. The SDEM stepper keeps the pair
   /// candidates' overlap, tangential spring and force in deferred_contacts() between steps and does not
-  /// write them into the records (the spring into its model-history column): after an SDEM step, call sync_contacts() before reading the records
-  /// (observers do). The const accessor never writes: reading stale records through it throws
-  /// std::logic_error. The non-const accessor is for callers that may change the records: it syncs them
-  /// first and tells the stepper to read them again.
+  /// write them into the records (the spring into its model-history column): after an SDEM step, call
+  /// sync_contacts() before reading the records (observers do). The const accessor never writes: reading
+  /// stale records through it throws std::logic_error. The non-const accessor is for callers that may
+  /// change the records: it syncs them first and tells the stepper to read them again.
   const std::vector<Contact>& contacts() const {
     if (deferred_.records_stale) throw_stale_contacts();
     return contacts_;
