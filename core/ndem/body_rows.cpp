@@ -10,6 +10,8 @@
 
 #include "core/error.hpp"
 #include "core/hertz.hpp"
+#include "core/ndem/row_frame.hpp"
+#include "core/ndem/row_load.hpp"
 #include "core/ndem/row_model.hpp"
 
 namespace grainlab {
@@ -190,9 +192,8 @@ void NdemBodyRows::set_sides(const World& world, const NdemBodies& pb, const Con
 void NdemBodyRows::set_jacobians(const NdemBodies& pb, const Contact& c, const Vec3& tangent, const Vec3& ra,
                                  const Vec3& rb, Row& r) const {
   const Vec3 n = c.normal;
-  Vec3 t1 = tangent - tangent.dot(n) * n;
-  t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
-  const Vec3 t2 = n.cross(t1);
+  const Vec3 t1 = ndem_rows::frame_t1(n, tangent);
+  const Vec3 t2 = ndem_rows::cross_fuse_first(n, t1);
   r.n = n;
   r.t1 = t1;
   r.t2 = t2;
@@ -232,9 +233,7 @@ void NdemBodyRows::inv_mass_times(const NdemBodies& pb, const Side& s, const Vec
 
 // bias = -G_b (v_wall, w_wall) of a static or moving wall on side b (the frame must be set).
 void NdemBodyRows::set_wall_bias(const Wall& W, const Vec3& point, Row& r) {
-  const Vec3 vw = W.velocity_at(point);
-  r.bias = {-r.n.dot(vw), -r.t1.dot(vw), -r.t2.dot(vw), -r.t1.dot(W.angular_velocity), -r.t2.dot(W.angular_velocity),
-            -r.n.dot(W.angular_velocity)};
+  ndem_rows::wall_bias(W, point, r.n, r.t1, r.t2, 6, r.bias.data());
 }
 
 // The contact law (row_setup.hpp, as the sphere rows), then the diagonals D^-1 (Jacobians must be set).
@@ -430,30 +429,30 @@ void NdemBodyRows::integrate(World& world, double dt) {
     if (history.angular_multipliers_kept)
       for (int k = 3; k < 6; ++k) history.angular_multipliers[r.contact].lambda[k - 3] = r.lambda[k];
     m.tangent = r.t1;
-    const Vec3 f = (r.s * L[0] * r.n + L[1] * r.t1 + L[2] * r.t2) / dt;
-    const Vec3 tr = (L[3] * r.t1 + L[4] * r.t2 + L[5] * r.n) / dt;
+    const Vec3 f = ndem_rows::contact_force(r.s * L[0], L[1], L[2], r.n, r.t1, r.t2, dt);
+    const Vec3 tr = ndem_rows::contact_pure_torque(L + 3, r.n, r.t1, r.t2, dt);
     c.force = f;
     const std::size_t a = std::size_t(c.a);
     P.force[a] += f;
-    P.torque[a] += (c.point - P.position[a]).cross(f) + tr;
+    P.torque[a] += ndem_rows::contact_torque(c.point - P.position[a], f, tr);
     if (r.a.kind == body) {
       RigidBody& B = world.bodies[std::size_t(r.a.index)];
       B.force += f;
-      B.torque += (c.point - x_old[std::size_t(r.a.index)]).cross(f) + tr;
+      B.torque += ndem_rows::contact_torque(c.point - x_old[std::size_t(r.a.index)], f, tr);
     }
     if (!c.is_wall()) {
       const std::size_t b = std::size_t(c.b);
       P.force[b] -= f;
-      P.torque[b] -= ((P.radius[b] - 0.5 * c.overlap) * r.n).cross(f) + tr;
+      P.torque[b] -= ndem_rows::contact_torque(ndem_rows::sphere_lever_b(P.radius[b], c.overlap, r.n), f, tr);
     } else {
       Wall& W = world.walls[std::size_t(c.wall_index())];
       W.force -= f;
-      W.torque -= (c.point - W.rotation_center).cross(f) + tr;
+      W.torque -= ndem_rows::contact_torque(c.point - W.rotation_center, f, tr);
     }
     if (r.b.kind == body) {
       RigidBody& B = world.bodies[std::size_t(r.b.index)];
       B.force -= f;
-      B.torque -= (c.point - x_old[std::size_t(r.b.index)]).cross(f) + tr;
+      B.torque -= ndem_rows::contact_torque(c.point - x_old[std::size_t(r.b.index)], f, tr);
     }
   }
   for (const Motor& m : motors_) {

@@ -9,7 +9,9 @@
 #include "core/error.hpp"
 #include "core/hertz.hpp"
 #include "core/ndem/aggregates.hpp"
+#include "core/ndem/row_frame.hpp"
 #include "core/ndem/row_levers.hpp"
+#include "core/ndem/row_load.hpp"
 #include "core/ndem/row_residuals.hpp"
 #include "core/ndem/row_setup.hpp"
 #include "core/bodies.hpp"
@@ -207,11 +209,9 @@ void NdemStepper::setup(World& world) {
   R.rolling = false;
   const double tau = S.relaxation_time();
   const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
-  // Row i of every active contact: frame, lever arms and wall bias, and the contact law (row_setup.hpp,
-  // shared with the body rows). The vector maths stays in this loop: GCC's FMA contraction of the frame
-  // depends on the code around it (moved into functions of their own it rounds differently in the last
-  // bit, docs/ndem_row_model.md), and the rows stay bit for bit. The levers' cross products are formed
-  // where they are used (row_levers.hpp).
+  // Row i of every active contact: frame and wall bias (row_frame.hpp), lever arms, and the contact law
+  // (row_setup.hpp), each shared with the body rows. The levers' cross products are formed where they are
+  // used (row_levers.hpp).
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < active.size(); ++i) {
     const Contact& c = contacts[active[i]];
@@ -221,9 +221,7 @@ void NdemStepper::setup(World& world) {
     R.a[i] = a;
     R.b[i] = wall ? -1 : c.b;
     const Vec3 n = c.normal;
-    const Vec3& tangent = model[active[i]].tangent;
-    Vec3 t1 = tangent - tangent.dot(n) * n;  // carried frame, re-projected on the new tangent plane
-    t1 = t1.squaredNorm() > 1e-12 ? Vec3(t1.normalized()) : any_orthogonal(n);
+    const Vec3 t1 = ndem_rows::frame_t1(n, model[active[i]].tangent);
     const Vec3 t2 = ndem_rows::frame_t2(n, t1);
     R.n[i] = n;
     R.t1[i] = t1;
@@ -245,16 +243,9 @@ void NdemStepper::setup(World& world) {
     R.restitution[i] = law.restitution;
     R.impact_speed[i] = law.impact_speed;
     if (wall) {
-      const Wall& W = world.walls[c.wall_index()];
-      const Vec3 vw = W.velocity_at(c.point);
-      R.bias[0][i] = -n.dot(vw);
-      R.bias[1][i] = -t1.dot(vw);
-      R.bias[2][i] = -t2.dot(vw);
-      if (R.angular_columns) {
-        R.bias[3][i] = -t1.dot(W.angular_velocity);
-        R.bias[4][i] = -t2.dot(W.angular_velocity);
-        R.bias[5][i] = -n.dot(W.angular_velocity);
-      }
+      double bias[6];
+      ndem_rows::wall_bias(world.walls[c.wall_index()], c.point, n, t1, t2, R.angular_columns ? 6 : 3, bias);
+      for (int r = 0; r < (R.angular_columns ? 6 : 3); ++r) R.bias[r][i] = bias[r];
     }
     sum_ratio += delta / d;
     max_ratio = std::max(max_ratio, delta / d);
@@ -432,31 +423,34 @@ void NdemStepper::integrate(World& world) {
     }
   }
   const NdemRows& R = rows_;
+  // Rows 3-5 hold multipliers only where the rows have angular columns (NdemRows::resize); the impact
+  // impulses have as many rows as the solve.
+  const int rows = R.angular_columns ? 6 : 3, impact_rows = had_impact_ ? (R.rolling ? 6 : 3) : 0;
   for (std::size_t i = 0; i < R.size(); ++i) {
     Contact& c = contacts[R.contact[i]];
     MultiplierHistory& m = model[R.contact[i]];
-    double L[6];
-    for (int r = 0; r < 6; ++r)
-      L[r] = R.lambda[r][i] + (had_impact_ ? impact_impulse_[r][i] / (r == 0 ? R.scale[i] : 1.0) : 0.0);
+    double L[6] = {};
+    for (int r = 0; r < rows; ++r)
+      L[r] = R.lambda[r][i] + (r < impact_rows ? impact_impulse_[r][i] / (r == 0 ? R.scale[i] : 1.0) : 0.0);
     for (int r = 0; r < 3; ++r) m.lambda[r] = R.lambda[r][i];
     if (history.angular_multipliers_kept)
       for (int r = 3; r < 6; ++r) history.angular_multipliers[R.contact[i]].lambda[r - 3] = R.lambda[r][i];
     m.tangent = R.t1[i];
     const Vec3 t2 = R.t2_of(i);
-    const Vec3 f = (R.scale[i] * L[0] * R.n[i] + L[1] * R.t1[i] + L[2] * t2) / dt;
-    const Vec3 tr = (L[3] * R.t1[i] + L[4] * t2 + L[5] * R.n[i]) / dt;
+    const Vec3 f = ndem_rows::contact_force(R.scale[i] * L[0], L[1], L[2], R.n[i], R.t1[i], t2, dt);
+    const Vec3 tr = ndem_rows::contact_pure_torque(L + 3, R.n[i], R.t1[i], t2, dt);
     c.force = f;
     const int a = R.a[i];
     P.force[a] += f;
-    P.torque[a] += (c.point - P.position[a]).cross(f) + tr;
+    P.torque[a] += ndem_rows::contact_torque(c.point - P.position[a], f, tr);
     if (R.b[i] >= 0) {
       const int b = R.b[i];
       P.force[b] -= f;
-      P.torque[b] -= ((P.radius[b] - 0.5 * c.overlap) * R.n[i]).cross(f) + tr;
+      P.torque[b] -= ndem_rows::contact_torque(ndem_rows::sphere_lever_b(P.radius[b], c.overlap, R.n[i]), f, tr);
     } else {
       Wall& W = world.walls[c.wall_index()];
       W.force -= f;
-      W.torque -= (c.point - W.rotation_center).cross(f) + tr;
+      W.torque -= ndem_rows::contact_torque(c.point - W.rotation_center, f, tr);
     }
   }
   body_rows_.integrate(world, dt);  // rigid bodies: pose, members, their contacts' loads, attached walls

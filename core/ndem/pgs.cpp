@@ -40,10 +40,11 @@ void NdemRows::resize(std::size_t m, bool angular) {
       reserve_with_headroom(*v, rows);
       v->assign(rows, 0.0);
     }
-    resize_with_headroom(lambda[r], m);  // all six: the force write-back reads them (zeros in a 3-row solve)
+    resize_with_headroom(lambda[r], rows);
   }
   if (!angular)
-    for (auto* v : {&mu_roll, &mu_twist, &bias[3], &bias[4], &bias[5], &inv_diag[3], &inv_diag[4], &inv_diag[5]})
+    for (auto* v : {&mu_roll, &mu_twist, &bias[3], &bias[4], &bias[5], &inv_diag[3], &inv_diag[4], &inv_diag[5],
+                    &lambda[3], &lambda[4], &lambda[5]})
       v->shrink_to_fit();
 }
 
@@ -932,14 +933,15 @@ PgsResult solve_continuous(NdemRows& R, NdemBodies& B, const PgsOptions& opt) {
 PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, const std::vector<double>& u_minus,
                        NdemBodies& B, const PgsOptions& opt, std::array<std::vector<double>, 6>& impulse) {
   const std::size_t m = R.size();
+  const int rows = R.rolling ? 6 : 3;
   std::array<std::vector<double>, 6> inv_diag;
   const std::vector<double> unit(m, 1.0);
-  for (int r = 0; r < 6; ++r) {
-    impulse[r].assign(m, 0.0);
-    inv_diag[r].assign(m, 0.0);
+  for (int r = 0; r < 6; ++r) {  // a 3-row solve has no impulse or D^-1 of rows 3-5
+    impulse[r].assign(r < rows ? m : 0, 0.0);
+    inv_diag[r].assign(r < rows ? m : 0, 0.0);
   }
   for (std::size_t c = 0; c < m; ++c)
-    for (int r = 0; r < (R.rolling ? 6 : 3); ++r) {
+    for (int r = 0; r < rows; ++r) {
       const double sigma = r == 0 ? 0.0 : (r < 3 ? R.sigma_t : R.sigma_r);
       inv_diag[r][c] = 1.0 / (row_mass(R, B, c, r) + sigma);
     }

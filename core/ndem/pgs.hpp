@@ -159,7 +159,7 @@ PgsResult solve_continuous(NdemRows& rows, NdemBodies& bodies, const PgsOptions&
 /// Impact stage (000 l.744-760): contacts flagged in `impacting` get G_n v+ = -e G_n v- (unscaled
 /// normal, u_minus their approach rates), the others G_n v+ >= 0; friction and rolling rows keep
 /// G v+ = 0 within bounds from this stage's normal impulse. Multipliers start at 0 and are returned
-/// in `impulse` (6 per contact); bodies are updated in place.
+/// in `impulse` (rows 0-2, and 3-5 with rolling rows; the others are left empty); bodies are updated in place.
 PgsResult solve_impact(const NdemRows& rows, const std::vector<char>& impacting, const std::vector<double>& u_minus,
                        NdemBodies& bodies, const PgsOptions& options, std::array<std::vector<double>, 6>& impulse);
 

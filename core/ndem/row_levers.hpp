@@ -5,7 +5,7 @@
 //
 // They are rounded as NdemStepper::setup computed them when it stored the six products (GCC 12,
 // x86-64-v3, `-ffp-contract=fast`): each component a*b - c*e is one fused multiply-add, fusing the first
-// product (lever_fuse_first) except in b's t2 lever, whose x fused the second product and whose y used
+// product (cross_fuse_first, row_frame.hpp) except in b's t2 lever, whose x fused the second product and whose y used
 // t2's z as n x t1 with the first product fused (the set-up kept a second copy of t2's z, rounded
 // differently from the stored t2). Spelled out with std::fma so that every user gets the same bits, and
 // the rows are bit for bit those of the set-up that stored the products (tests/ndem/row_levers_test.cpp
@@ -13,33 +13,21 @@
 #include <cmath>
 
 #include "core/math.hpp"
+#include "core/ndem/row_frame.hpp"
 
 namespace grainlab::ndem_rows {
 
-/// r x d, each component a*b - c*e as fma(a, b, -(c*e)).
-inline Vec3 lever_fuse_first(const Vec3& r, const Vec3& d) {
-  return Vec3(std::fma(r.y(), d.z(), -(r.z() * d.y())), std::fma(r.z(), d.x(), -(r.x() * d.z())),
-              std::fma(r.x(), d.y(), -(r.y() * d.x())));
-}
-
 /// (p - x_a) x d for d = n, t1 or t2.
-inline Vec3 lever_a(const Vec3& ra, const Vec3& d) { return lever_fuse_first(ra, d); }
+inline Vec3 lever_a(const Vec3& ra, const Vec3& d) { return cross_fuse_first(ra, d); }
 
 /// (p - x_b) x n and (p - x_b) x t1.
-inline Vec3 lever_b(const Vec3& rb, const Vec3& d) { return lever_fuse_first(rb, d); }
+inline Vec3 lever_b(const Vec3& rb, const Vec3& d) { return cross_fuse_first(rb, d); }
 
 /// (p - x_b) x t2, with t2 = n x t1 as stored (see the file comment for the y component).
 inline Vec3 lever_b_t2(const Vec3& rb, const Vec3& n, const Vec3& t1, const Vec3& t2) {
   const double t2z = std::fma(n.x(), t1.y(), -(n.y() * t1.x()));
   return Vec3(std::fma(-rb.z(), t2.y(), rb.y() * t2.z()), std::fma(-rb.x(), t2z, rb.z() * t2.x()),
               std::fma(rb.x(), t2.y(), -(rb.y() * t2.x())));
-}
-
-/// t2 = n x t1, rounded as the set-up that stored the levers computed it (x and z fusing the second
-/// product, y the first): without the levers' products beside it, GCC rounds it differently.
-inline Vec3 frame_t2(const Vec3& n, const Vec3& t1) {
-  return Vec3(std::fma(-n.z(), t1.y(), n.y() * t1.z()), std::fma(n.z(), t1.x(), -(n.x() * t1.z())),
-              std::fma(-n.y(), t1.x(), n.x() * t1.y()));
 }
 
 /// The three levers of one side: (p - x) x n, x t1, x t2.

@@ -189,7 +189,7 @@ BOOST_AUTO_TEST_CASE(compact_record_matches_general_record_impact) {
   }
 }
 
-// A 3-row solve reads no angular column: rows stored without them (NdemRows::resize(m, false), as
+// A 3-row solve reads no angular column (inputs or multipliers): rows stored without them (NdemRows::resize(m, false), as
 // NdemStepper::setup stores them when no material resists rolling or twisting) solve bit for bit as
 // rows that carry them, in both stages, serial and coloured.
 BOOST_AUTO_TEST_CASE(three_row_solve_needs_no_angular_columns) {
@@ -198,7 +198,7 @@ BOOST_AUTO_TEST_CASE(three_row_solve_needs_no_angular_columns) {
   NdemRows& T = trimmed.rows;
   T.angular_columns = false;
   for (auto* v : {&T.mu_roll, &T.mu_twist, &T.bias[3], &T.bias[4], &T.bias[5], &T.inv_diag[3], &T.inv_diag[4],
-                  &T.inv_diag[5]})
+                  &T.inv_diag[5], &T.lambda[3], &T.lambda[4], &T.lambda[5]})
     *v = {};
   NdemColouring col;
   col.build(c.rows, c.bodies.v.size(), 4);
