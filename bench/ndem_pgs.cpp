@@ -126,8 +126,9 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
   // NdemRows (SoA, kept between steps: indices, n, t1, two lever arms, scalars, per-row columns) + the
-  // packed record the sweep streams (rebuilt each solve). (3-row solves: no angular-row inputs, NdemRows::resize)
-  const double rows_bytes = 3 * 4 + 4 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 12) * sizeof(double);
+  // packed record the sweep streams (rebuilt each solve). (3-row solves: no angular-row inputs or multipliers,
+  // NdemRows::resize)
+  const double rows_bytes = 3 * 4 + 4 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 9) * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
