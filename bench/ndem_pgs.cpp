@@ -125,10 +125,10 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["setup_ms"] = 1e3 * w.timers.forces / double(steps);
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
-  // NdemRows (SoA, kept between steps: indices, n, t1, two lever arms, scalars, per-row columns) + the
+  // NdemRows (SoA, kept between steps: indices, n, t1, a's lever arm, scalars with b's arm, per-row columns) + the
   // packed record the sweep streams (rebuilt each solve). (3-row solves: no angular-row inputs or multipliers,
   // NdemRows::resize)
-  const double rows_bytes = 3 * 4 + 4 * sizeof(Vec3) + (mu_r > 0 ? 10 + 18 : 8 + 9) * sizeof(double);
+  const double rows_bytes = 3 * 4 + 3 * sizeof(Vec3) + (mu_r > 0 ? 11 + 18 : 9 + 9) * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
@@ -192,7 +192,7 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
     R.t1[i] = t1;
     // Lever arm from the contact geometry (positions moved since the contacts were detected).
     R.ra[i] = -(P.radius[c.a] - (wall ? 1.0 : 0.5) * c.overlap) * n;
-    R.rb[i] = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
+    R.arm_b[i] = wall ? 0.0 : P.radius[c.b] - 0.5 * c.overlap;
     const MaterialPair mp = mix(w.materials[0], w.materials[0]);
     const double kn = hertz_stiffness(mp.effective_modulus, c.effective_radius);
     R.scale[i] = eH * std::pow(c.overlap, eH - 1.0);

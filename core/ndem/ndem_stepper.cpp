@@ -227,7 +227,7 @@ void NdemStepper::setup(World& world) {
     R.t1[i] = t1;
     R.ra[i] = c.point - P.position[a];
     // p - x_b without periodic images: the contact point lies on the line of centres.
-    R.rb[i] = wall ? Vec3::Zero() : Vec3((P.radius[c.b] - 0.5 * c.overlap) * n);
+    R.arm_b[i] = wall ? 0.0 : P.radius[c.b] - 0.5 * c.overlap;
     const NdemRowLaw law = ndem_row_law(world, S, c, upsilon);
     const double delta = law.overlap, d = law.diameter;
     R.scale[i] = law.s;
@@ -345,7 +345,7 @@ void NdemStepper::warm_start(World& world) {
         double v = R.bias[r][i];
         if (r >= 3) return v + d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
         const Vec3 ca = ndem_rows::lever_a(R.ra[i], d);
-        const Vec3 cb = r == 1 ? ndem_rows::lever_b(R.rb[i], d) : ndem_rows::lever_b_t2(R.rb[i], R.n[i], R.t1[i], d);
+        const Vec3 cb = r == 1 ? ndem_rows::lever_b(R.rb_of(i), d) : ndem_rows::lever_b_t2(R.rb_of(i), R.n[i], R.t1[i], d);
         v += d.dot(bodies_.v[a]) + ca.dot(bodies_.w[a]);
         if (b >= 0) v -= d.dot(bodies_.v[b]) + cb.dot(bodies_.w[b]);
         return v;

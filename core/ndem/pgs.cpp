@@ -19,8 +19,8 @@ std::size_t NdemRows::memory_bytes() const {
   std::size_t total = 0;
   auto add = [&](const auto& v) { total += capacity_bytes(v); };
   add(a), add(b), add(contact);
-  for (const auto* v : {&n, &t1, &ra, &rb}) add(*v);
-  for (const auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
+  for (const auto* v : {&n, &t1, &ra}) add(*v);
+  for (const auto* v : {&arm_b, &scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &mu_roll, &mu_twist, &restitution, &impact_speed})
     add(*v);
   for (int r = 0; r < 6; ++r) add(bias[r]), add(inv_diag[r]), add(lambda[r]);
   return total;
@@ -30,8 +30,8 @@ void NdemRows::resize(std::size_t m, bool angular) {
   angular_columns = angular;
   for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
   resize_with_headroom(contact, m);
-  for (auto* v : {&n, &t1, &ra, &rb}) resize_with_headroom(*v, m);
-  for (auto* v : {&scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &restitution, &impact_speed}) resize_with_headroom(*v, m);
+  for (auto* v : {&n, &t1, &ra}) resize_with_headroom(*v, m);
+  for (auto* v : {&arm_b, &scale, &overlap, &stiffness, &sigma_n, &q_n, &mu, &restitution, &impact_speed}) resize_with_headroom(*v, m);
   const std::size_t angular_m = angular ? m : 0;
   for (auto* v : {&mu_roll, &mu_twist}) resize_with_headroom(*v, angular_m);
   for (int r = 0; r < 6; ++r) {
@@ -59,11 +59,11 @@ struct RowGeom {
 
 inline RowGeom geom(const NdemRows& R, std::size_t c, int r) {
   switch (r) {
-    case 0: return {R.n[c], ndem_rows::lever_a(R.ra[c], R.n[c]), ndem_rows::lever_b(R.rb[c], R.n[c]), false};
-    case 1: return {R.t1[c], ndem_rows::lever_a(R.ra[c], R.t1[c]), ndem_rows::lever_b(R.rb[c], R.t1[c]), false};
+    case 0: return {R.n[c], ndem_rows::lever_a(R.ra[c], R.n[c]), ndem_rows::lever_b(R.rb_of(c), R.n[c]), false};
+    case 1: return {R.t1[c], ndem_rows::lever_a(R.ra[c], R.t1[c]), ndem_rows::lever_b(R.rb_of(c), R.t1[c]), false};
     case 2: {
       const Vec3 t2 = R.t2_of(c);
-      return {t2, ndem_rows::lever_a(R.ra[c], t2), ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], t2), false};
+      return {t2, ndem_rows::lever_a(R.ra[c], t2), ndem_rows::lever_b_t2(R.rb_of(c), R.n[c], R.t1[c], t2), false};
     }
     case 3: return {R.t1[c], {}, {}, true};
     case 4: return {R.t2_of(c), {}, {}, true};
@@ -564,9 +564,9 @@ inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& l
     if (R.bias[r][c] != 0) return false;
   const Vec3 t2 = R.t2_of(c);
   la = ndem_rows::lever_a(R.ra[c], t2).dot(R.t1[c]);
-  lb = -ndem_rows::lever_b_t2(R.rb[c], R.n[c], R.t1[c], t2).dot(R.t1[c]);
+  lb = -ndem_rows::lever_b_t2(R.rb_of(c), R.n[c], R.t1[c], t2).dot(R.t1[c]);
   return ndem_rows::lever_a(R.ra[c], R.n[c]).norm() <= 1e-8 * std::abs(la) &&
-         ndem_rows::lever_b(R.rb[c], R.n[c]).norm() <= 1e-8 * std::abs(lb);
+         ndem_rows::lever_b(R.rb_of(c), R.n[c]).norm() <= 1e-8 * std::abs(lb);
 }
 
 // Appends contact c's packed record (a sphere record when X.kind[c]) with the stage's multipliers L,
@@ -616,7 +616,7 @@ bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vecto
   C.ca_t1 = la.t1;
   C.ca_t2 = la.t2;
   if (R.b[c] >= 0) {
-    const ndem_rows::Levers lb = ndem_rows::levers_b(R.rb[c], R.n[c], R.t1[c], C.t2);
+    const ndem_rows::Levers lb = ndem_rows::levers_b(R.rb_of(c), R.n[c], R.t1[c], C.t2);
     C.cb_n = lb.n;
     C.cb_t1 = lb.t1;
     C.cb_t2 = lb.t2;

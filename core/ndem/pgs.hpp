@@ -42,11 +42,14 @@ struct NdemRows {
   std::size_t memory_bytes() const;  ///< bytes held (capacities)
   /// The frame's third direction n x t1 of contact c, as the set-up rounds it (row_levers.hpp).
   Vec3 t2_of(std::size_t c) const { return ndem_rows::frame_t2(n[c], t1[c]); }
+  /// The lever arm p - x_b of contact c: on the line of centres for a particle, zero for a wall.
+  Vec3 rb_of(std::size_t c) const { return b[c] >= 0 ? Vec3(arm_b[c] * n[c]) : Vec3::Zero(); }
 
   std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
   std::vector<std::uint32_t> contact;      ///< index into World::contacts
   std::vector<Vec3> n, t1;                 ///< contact frame (t2: t2_of)
-  std::vector<Vec3> ra, rb;               ///< lever arms p - x_a, p - x_b (zero for walls); x dir: row_levers.hpp
+  std::vector<Vec3> ra;                    ///< lever arm p - x_a; x dir: row_levers.hpp
+  std::vector<double> arm_b;               ///< r_b - delta / 2 (0 for walls): p - x_b = arm_b n (rb_of)
   std::vector<double> scale;               ///< s = e_H max(delta, floor)^{e_H - 1}
   std::vector<double> overlap;             ///< delta
   std::vector<double> stiffness;           ///< k_n (Hertz N/m^{3/2}, linear N/m)

@@ -68,12 +68,9 @@ Cluster make_cluster(bool rolling, unsigned seed) {
     Vec3 ra = -(radius[a] - 0.5 * delta) * n;
     if (wall) ra += 0.3 * radius[a] * t2;  // off the normal through the centre: general record
     R.ra[i] = ra;
-    if (!wall) {
-      R.rb[i] = (radius[b] - 0.5 * delta) * n;
-    } else {
-      R.rb[i].setZero();
+    R.arm_b[i] = wall ? 0.0 : radius[b] - 0.5 * delta;
+    if (wall)
       for (int r = 0; r < 6; ++r) R.bias[r][i] = 0.01 * U(rng);
-    }
     R.scale[i] = 1.25 * std::pow(std::max(delta, 1e-9), 0.25);
     R.overlap[i] = delta;
     R.sigma_n[i] = 1e-5 * (0.5 + P(rng));
