@@ -4,9 +4,9 @@
 // (NdemBodyRows::set_jacobians, set_wall_bias).
 //
 // Spelled out with std::fma, rounded as GCC 12 (x86-64-v3, `-ffp-contract=fast`) rounded the loops that
-// computed them in place: left to right, each product fused into the sum that follows it (checked on the
-// objdump of both set-ups and bit for bit on the rows of nine scenes, docs/ndem_row_model.md). Written
-// out, they round the same wherever they are called, so sharing them changes no bit.
+// computed them in place (read off the objdump of the sphere set-up and the body rows' frame, and checked
+// bit for bit on the rows of ten scenes, docs/ndem_row_model.md). Written out, they round the same wherever
+// they are called, so sharing them changes no bit.
 #include <cmath>
 
 #include "core/math.hpp"

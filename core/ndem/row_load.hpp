@@ -4,8 +4,8 @@
 // rigid-body rows (NdemBodyRows::integrate).
 //
 // Spelled out with std::fma, rounded as GCC 12 (x86-64-v3) rounded the loops that computed them in
-// place (objdump of both; bit for bit on nine scenes, docs/ndem_row_model.md): sums left to right with
-// each product fused into the sum that follows it, the moment's components fusing their first product.
+// place (the sphere rows' objdump; bit for bit on ten scenes, docs/ndem_row_model.md): sums left to right
+// with each product fused into the sum that follows it, the moment's components fusing their first product.
 #include <cmath>
 
 #include "core/math.hpp"
