@@ -172,7 +172,7 @@ void NdemBodyRows::set_sides(const World& world, const NdemBodies& pb, const Con
   }
   if (!c.is_wall()) {
     const std::size_t b = std::size_t(c.b);
-    const Vec3 rb_centre = (P.radius[b] - 0.5 * c.overlap) * c.normal;  // p - x_b (as the sphere rows)
+    const Vec3 rb_centre = ndem_rows::sphere_arm_b(P.radius[b], c.overlap) * c.normal;  // p - x_b (as the sphere rows)
     if (P.body[b] >= 0) {
       r.b = {body, P.body[b]};
       rb = rb_centre + (P.position[b] - world.bodies[std::size_t(P.body[b])].position);
@@ -443,7 +443,7 @@ void NdemBodyRows::integrate(World& world, double dt) {
     if (!c.is_wall()) {
       const std::size_t b = std::size_t(c.b);
       P.force[b] -= f;
-      P.torque[b] -= ndem_rows::contact_torque(ndem_rows::sphere_lever_b(P.radius[b], c.overlap, r.n), f, tr);
+      P.torque[b] -= ndem_rows::contact_torque(ndem_rows::sphere_arm_b(P.radius[b], c.overlap) * r.n, f, tr);
     } else {
       Wall& W = world.walls[std::size_t(c.wall_index())];
       W.force -= f;

@@ -227,7 +227,7 @@ void NdemStepper::setup(World& world) {
     R.t1[i] = t1;
     R.ra[i] = c.point - P.position[a];
     // p - x_b without periodic images: the contact point lies on the line of centres.
-    R.arm_b[i] = wall ? 0.0 : P.radius[c.b] - 0.5 * c.overlap;
+    R.arm_b[i] = wall ? 0.0 : ndem_rows::sphere_arm_b(P.radius[c.b], c.overlap);
     const NdemRowLaw law = ndem_row_law(world, S, c, upsilon);
     const double delta = law.overlap, d = law.diameter;
     R.scale[i] = law.s;
@@ -446,7 +446,7 @@ void NdemStepper::integrate(World& world) {
     if (R.b[i] >= 0) {
       const int b = R.b[i];
       P.force[b] -= f;
-      P.torque[b] -= ndem_rows::contact_torque(ndem_rows::sphere_lever_b(P.radius[b], c.overlap, R.n[i]), f, tr);
+      P.torque[b] -= ndem_rows::contact_torque(R.rb_of(i), f, tr);
     } else {
       Wall& W = world.walls[c.wall_index()];
       W.force -= f;

@@ -54,6 +54,10 @@ inline Vec3 frame_t2(const Vec3& n, const Vec3& t1) {
               std::fma(-n.y(), t1.x(), n.x() * t1.y()));
 }
 
+/// Length of sphere b's lever arm on the line of centres, p - x_b = (r_b - delta / 2) n (delta / 2 is exact,
+/// so this is the one rounding of r_b - delta / 2 however it is written).
+inline double sphere_arm_b(double radius_b, double overlap) { return radius_b - 0.5 * overlap; }
+
 /// -G_b (v_wall, w_wall) of a wall on side b at contact point p, rows n, t1, t2 (linear) and t1, t2, n
 /// (angular; only the first `rows` are written).
 inline void wall_bias(const Wall& wall, const Vec3& point, const Vec3& n, const Vec3& t1, const Vec3& t2, int rows,

@@ -36,9 +36,4 @@ inline Vec3 contact_torque(const Vec3& lever, const Vec3& force, const Vec3& pur
   return cross_fuse_first(lever, force) + pure_torque;
 }
 
-/// Lever arm p - x_b of a sphere b on the line of centres: (r_b - delta / 2) n.
-inline Vec3 sphere_lever_b(double radius_b, double overlap, const Vec3& n) {
-  return std::fma(overlap, -0.5, radius_b) * n;
-}
-
 }  // namespace grainlab::ndem_rows
