@@ -402,16 +402,14 @@ PgsSweepSums NdemBodyRows::sweep(PgsVelocities& pv, bool impact, double omega, b
 }
 
 // ---------------------------------------------------------------------------------------------------
-// integrate: body velocities -> world.bodies, contact forces (continuous + impact impulses) / Dt into
-// the contacts, particles, walls and bodies; body pose (integrate_pose), members, attached walls.
-void NdemBodyRows::integrate(World& world, double dt) {
+// write_back: body velocities -> world.bodies, contact forces (continuous + impact impulses) / Dt into
+// the contacts, particles, walls and bodies, with the levers of the set-up (nothing has moved yet).
+void NdemBodyRows::write_back(World& world, double dt) {
   const std::size_t nb = world.bodies.size();
   if (nb == 0) return;
   ParticleStore& P = world.particles;
-  std::vector<Vec3> x_old(nb);
   for (std::size_t k = 0; k < nb; ++k) {
     RigidBody& B = world.bodies[k];
-    x_old[k] = B.position;
     B.velocity = body_v_[k];
     B.angular_velocity = body_w_[k];
     B.force.setZero();
@@ -438,7 +436,7 @@ void NdemBodyRows::integrate(World& world, double dt) {
     if (r.a.kind == body) {
       RigidBody& B = world.bodies[std::size_t(r.a.index)];
       B.force += f;
-      B.torque += ndem_rows::contact_torque(c.point - x_old[std::size_t(r.a.index)], f, tr);
+      B.torque += ndem_rows::contact_torque(c.point - B.position, f, tr);
     }
     if (!c.is_wall()) {
       const std::size_t b = std::size_t(c.b);
@@ -452,7 +450,7 @@ void NdemBodyRows::integrate(World& world, double dt) {
     if (r.b.kind == body) {
       RigidBody& B = world.bodies[std::size_t(r.b.index)];
       B.force -= f;
-      B.torque -= ndem_rows::contact_torque(c.point - x_old[std::size_t(r.b.index)], f, tr);
+      B.torque -= ndem_rows::contact_torque(c.point - B.position, f, tr);
     }
   }
   for (const Motor& m : motors_) {
@@ -460,11 +458,15 @@ void NdemBodyRows::integrate(World& world, double dt) {
     B.motor_lambda = m.lambda;
     B.motor_force = (m.lambda + m.impulse) / dt;
   }
-  for (std::size_t k = 0; k < nb; ++k) {
-    RigidBody& B = world.bodies[k];
+}
+
+// integrate: body pose (integrate_pose), members, attached walls.
+void NdemBodyRows::integrate(World& world, double dt) {
+  for (RigidBody& B : world.bodies) {
+    const Vec3 x_old = B.position;
     const Quat dq = integrate_pose(B, dt);
-    drive_members(B, P);
-    prepare_wall_advance(B, x_old[k], dq, dt, world.walls);
+    drive_members(B, world.particles);
+    prepare_wall_advance(B, x_old, dq, dt, world.walls);
   }
 }
 

@@ -58,9 +58,11 @@ class NdemBodyRows final : public PgsExtraRows {
   /// motor_lambda; model: normal rows from the Hertz law, others 0), then v += M^-1 G^T lambda_0 unless
   /// the variant omits it.
   void warm_start(const World& world, const NdemSettings& settings, NdemBodies& particles);
-  /// Writes the body velocities, integrates the bodies (integrate_pose), drives their members, stores
-  /// multipliers, contact forces, particle/wall loads, body force/torque and motor force, and prepares
-  /// attached walls for world.advance_walls(dt).
+  /// Writes the body velocities and stores multipliers, contact forces, particle/wall loads, body
+  /// force/torque and motor force (before anything moves: the torques use the set-up's levers).
+  void write_back(World& world, double dt);
+  /// Integrates the bodies (integrate_pose), drives their members and prepares attached walls for
+  /// world.advance_walls(dt).
   void integrate(World& world, double dt);
 
   PgsSweepSums sweep(PgsVelocities& particles, bool impact, double omega, bool cone) override;

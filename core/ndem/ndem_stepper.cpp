@@ -382,8 +382,8 @@ void NdemStepper::warm_start(World& world) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// integrate: v_{i+1} = v, x_{i+1} = x_i + Dt v_{i+1}, orientation; stores multipliers, frame and
-// forces in the contacts, total forces in the particles, loads in the walls.
+// integrate: v_{i+1} = v; stores multipliers, frame and forces in the contacts, total forces and torques
+// in the particles, loads in the walls; then x_{i+1} = x_i + Dt v_{i+1}, orientation.
 void NdemStepper::integrate(World& world) {
   const double dt = settings_.time_step;
   ParticleStore& P = world.particles;
@@ -393,17 +393,9 @@ void NdemStepper::integrate(World& world) {
     P.torque[i].setZero();
     if (!external_force.empty()) P.force[i] += external_force[i];
     if (!external_torque.empty()) P.torque[i] += external_torque[i];
-    if (P.inv_mass[i] > 0) {
-      P.velocity[i] = bodies_.v[i];
-      P.position[i] += dt * bodies_.v[i];
-    }
+    if (P.inv_mass[i] > 0) P.velocity[i] = bodies_.v[i];
     if (P.inv_inertia[i] > 0) {
       P.angular_velocity[i] = bodies_.w[i];
-      const Vec3 w = bodies_.w[i];
-      Quat& q = P.orientation[i];
-      const Quat dq(0, 0.5 * dt * w.x(), 0.5 * dt * w.y(), 0.5 * dt * w.z());
-      q.coeffs() += (dq * q).coeffs();
-      q.normalize();
     } else if (P.inv_mass[i] > 0) {
       P.angular_velocity[i].setZero();  // rotation locked
     }
@@ -442,7 +434,7 @@ void NdemStepper::integrate(World& world) {
     c.force = f;
     const int a = R.a[i];
     P.force[a] += f;
-    P.torque[a] += ndem_rows::contact_torque(c.point - P.position[a], f, tr);
+    P.torque[a] += ndem_rows::contact_torque(R.ra[i], f, tr);
     if (R.b[i] >= 0) {
       const int b = R.b[i];
       P.force[b] -= f;
@@ -453,7 +445,19 @@ void NdemStepper::integrate(World& world) {
       W.torque -= ndem_rows::contact_torque(c.point - W.rotation_center, f, tr);
     }
   }
-  body_rows_.integrate(world, dt);  // rigid bodies: pose, members, their contacts' loads, attached walls
+  body_rows_.write_back(world, dt);
+  // Positions advance after every write-back, so that the torques use the levers the solve used.
+  for (std::size_t i = 0; i < P.size(); ++i) {
+    if (P.inv_mass[i] > 0) P.position[i] += dt * bodies_.v[i];
+    if (P.inv_inertia[i] > 0) {
+      const Vec3 w = bodies_.w[i];
+      Quat& q = P.orientation[i];
+      const Quat dq(0, 0.5 * dt * w.x(), 0.5 * dt * w.y(), 0.5 * dt * w.z());
+      q.coeffs() += (dq * q).coeffs();
+      q.normalize();
+    }
+  }
+  body_rows_.integrate(world, dt);  // rigid bodies: pose, members, attached walls
 }
 
 std::size_t NdemStepper::memory_bytes() const {
