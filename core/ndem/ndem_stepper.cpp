@@ -12,6 +12,7 @@
 #include "core/ndem/row_frame.hpp"
 #include "core/ndem/row_levers.hpp"
 #include "core/ndem/row_load.hpp"
+#include "core/ndem/row_model.hpp"
 #include "core/ndem/row_residuals.hpp"
 #include "core/ndem/row_setup.hpp"
 #include "core/bodies.hpp"
@@ -338,29 +339,10 @@ void NdemStepper::warm_start(World& world) {
       const double f = S.model_warm_start_factor >= 0 ? S.model_warm_start_factor : 1.0 / eH;
       const double dt = S.time_step;
       const bool cone = S.friction_shape == NdemFrictionShape::cone;
-      // Velocity of row r (1..5; unscaled, wall motion in `bias`), as the solver's kernel computes it.
-      auto row_velocity = [&](std::size_t i, int r) {
-        const int a = R.a[i], b = R.b[i];
-        const Vec3 d = r == 1 || r == 3 ? R.t1[i] : (r == 2 || r == 4 ? R.t2_of(i) : R.n[i]);
-        double v = R.bias[r][i];
-        if (r >= 3) return v + d.dot(bodies_.w[a]) - (b >= 0 ? d.dot(bodies_.w[b]) : 0.0);
-        const Vec3 ca = ndem_rows::lever_a(R.ra[i], d);
-        const Vec3 cb = r == 1 ? ndem_rows::lever_b(R.rb_of(i), d) : ndem_rows::lever_b_t2(R.rb_of(i), R.n[i], R.t1[i], d);
-        v += d.dot(bodies_.v[a]) + ca.dot(bodies_.w[a]);
-        if (b >= 0) v -= d.dot(bodies_.v[b]) + cb.dot(bodies_.w[b]);
-        return v;
-      };
-      // Rows (r, r + 1) unprojected, then clamped to the box or projected on the disk of radius `bound`.
+      // Rows (r, r + 1) unprojected, then projected as the solver projects them (row_model.hpp).
       auto pair = [&](std::size_t i, int r, double sigma, double bound) {
-        double x = -row_velocity(i, r) / sigma, y = -row_velocity(i, r + 1) / sigma;
-        const double norm = std::hypot(x, y);
-        if (cone && norm > bound) {
-          x *= bound / norm;
-          y *= bound / norm;
-        } else if (!cone) {
-          x = std::clamp(x, -bound, bound);
-          y = std::clamp(y, -bound, bound);
-        }
+        double x = -ndem_row_velocity(R, bodies_, i, r) / sigma, y = -ndem_row_velocity(R, bodies_, i, r + 1) / sigma;
+        ndem_rows::project_pair(x, y, bound, cone);
         R.lambda[r][i] = x;
         R.lambda[r + 1][i] = y;
       };
@@ -372,7 +354,7 @@ void NdemStepper::warm_start(World& world) {
         if (nrows == 6) {
           pair(i, 3, R.sigma_r, R.mu_roll[i] * fn);
           const double bound = R.mu_twist[i] * fn;
-          R.lambda[5][i] = std::clamp(-row_velocity(i, 5) / R.sigma_r, -bound, bound);
+          R.lambda[5][i] = std::clamp(-ndem_row_velocity(R, bodies_, i, 5) / R.sigma_r, -bound, bound);
         }
       }
       break;

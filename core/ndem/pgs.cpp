@@ -912,8 +912,8 @@ std::size_t pgs_packed_bytes_per_general_contact(bool rolling) {
 }
 static_assert(sizeof(PgsBody) == pgs_packed_bytes_per_body);
 
-double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c) {
-  return row_velocity(rows, bodies, c, 0);
+double ndem_row_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c, int r) {
+  return row_velocity(rows, bodies, c, r);
 }
 
 void apply_impulses(const NdemRows& R, NdemBodies& B) {

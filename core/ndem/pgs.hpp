@@ -65,8 +65,13 @@ struct NdemRows {
   double sigma_t = 0, sigma_r = 0;         ///< gamma_t / Dt, gamma_r / Dt
 };
 
-/// Separation rate (unscaled) of the normal row of contact c for velocities `bodies`.
-double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c);
+/// Separation rate G_r v (unscaled, the wall's motion included) of row r (0..5) of contact c for velocities
+/// `bodies`, as the solver computes it.
+double ndem_row_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c, int r);
+/// Separation rate (unscaled) of the normal row of contact c.
+inline double normal_velocity(const NdemRows& rows, const NdemBodies& bodies, std::size_t c) {
+  return ndem_row_velocity(rows, bodies, c, 0);
+}
 
 /// G_r M^{-1} G_r^T of row r (0..5) of contact c, unscaled (for D^{-1}).
 double ndem_row_mass(const NdemRows& rows, const NdemBodies& bodies, std::size_t c, int r);
