@@ -524,14 +524,17 @@ void widen_chunks(PgsScratch<NR>& X, bool used) {
   X.wide_ahead = X.records_ahead = false;
   if (!used) return;
   std::size_t quads = 0;
-  for (const SweepChunk& ch : X.chunks)
-    if (ch.sphere && ch.independent) quads += (ch.end - ch.begin) / 4;
-  reserve_with_headroom(X.wide, quads);
-  for (SweepChunk& ch : X.chunks) {
-    if (!ch.sphere || !ch.independent) continue;
-    ch.wide = X.wide.size();
-    for (std::size_t i = ch.begin; i + 4 <= ch.end; i += 4) X.wide.push_back(widen(&X.sphere[i]));
-  }
+  for (SweepChunk& ch : X.chunks)
+    if (ch.sphere && ch.independent) {
+      ch.wide = quads;
+      quads += (ch.end - ch.begin) / 4;
+    }
+  resize_with_headroom(X.wide, quads);
+  tbb::parallel_for(std::size_t(0), X.chunks.size(), [&](std::size_t k) {
+    const SweepChunk& ch = X.chunks[k];
+    if (!ch.sphere || !ch.independent) return;
+    for (std::size_t i = ch.begin, w = ch.wide; i + 4 <= ch.end; i += 4, ++w) X.wide[w] = widen(&X.sphere[i]);
+  });
 }
 
 // Brings the multipliers of the wide copies (to_wide) or of the records up to date when they are behind.
@@ -569,39 +572,40 @@ inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& l
          ndem_rows::lever_b(R.rb_of(c), R.n[c]).norm() <= 1e-8 * std::abs(lb);
 }
 
-// Appends contact c's packed record (a sphere record when X.kind[c]) with the stage's multipliers L,
-// omega D^{-1}, normal scale, right-hand side q and compliance sigma; returns whether it is a sphere record.
+// Contact c's packed record (a sphere record C, with the lever lengths of X.arms; or a general record) with
+// the stage's multipliers L, omega D^{-1}, normal scale, right-hand side q and compliance sigma.
 template <int NR>
-bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
-                   const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
-                   PgsScratch<NR>& X) {
+void fill_sphere(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
+                 const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
+                 const std::array<double, 2>& arms, SphereContact<NR>& C) {
+  C.a = R.a[c];
+  C.b = R.b[c];
+  C.la = arms[0];
+  C.lb = arms[1];
+  C.s = scale;
+  C.q = q;
+  C.sigma = sigma;
   const double bnd[3] = {R.mu[c], NR == 6 ? R.mu_roll[c] : 0.0, NR == 6 ? R.mu_twist[c] : 0.0};
-  if (X.kind[c]) {
-    SphereContact<NR>& C = X.sphere.emplace_back();
-    C.a = R.a[c];
-    C.b = R.b[c];
-    C.la = X.arms[c][0];
-    C.lb = X.arms[c][1];
-    C.s = scale;
-    C.q = q;
-    C.sigma = sigma;
-    for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
-    for (int r = 0; r < NR; ++r) {
-      C.oid[r] = omega * inv_diag[r][c];
-      C.lambda[r] = L[r][c];
-    }
-    C.n = R.n[c];
-    C.t1 = R.t1[c];
-    C.t2 = R.t2_of(c);
-    X.sphere_src.push_back(std::uint32_t(c));
-    return true;
+  for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
+  for (int r = 0; r < NR; ++r) {
+    C.oid[r] = omega * inv_diag[r][c];
+    C.lambda[r] = L[r][c];
   }
-  GeneralContact<NR>& C = X.general.emplace_back();
+  C.n = R.n[c];
+  C.t1 = R.t1[c];
+  C.t2 = R.t2_of(c);
+}
+
+template <int NR>
+void fill_general(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
+                  const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
+                  GeneralContact<NR>& C) {
   C.a = R.a[c];
   C.b = R.b[c];
   C.s = scale;
   C.q = q;
   C.sigma = sigma;
+  const double bnd[3] = {R.mu[c], NR == 6 ? R.mu_roll[c] : 0.0, NR == 6 ? R.mu_twist[c] : 0.0};
   for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
   for (int r = 0; r < NR; ++r) {
     C.bias[r] = R.bias[r][c];
@@ -623,8 +627,20 @@ bool append_record(const NdemRows& R, std::size_t c, const std::array<std::vecto
   } else {
     C.cb_n = C.cb_t1 = C.cb_t2 = Vec3::Zero();
   }
-  X.general_src.push_back(std::uint32_t(c));
-  return false;
+}
+
+// f(begin, end) over [0, n) in parallel blocks of policy::pgs_pack_block (inline below one block). For the
+// per-record passes of a solve, each record a function of its own contact: the result does not depend
+// on the split.
+template <class F>
+void for_blocks(std::size_t n, const F& f) {
+  constexpr std::size_t block = policy::pgs_pack_block;
+  if (n <= block) {
+    f(std::size_t(0), n);
+    return;
+  }
+  tbb::parallel_for(std::size_t(0), (n + block - 1) / block,
+                    [&](std::size_t k) { f(k * block, std::min(n, (k + 1) * block)); });
 }
 
 // Packs rows (sweep order: `order`, or contact order when null) and bodies; `L`, `inv_diag`, `scale`
@@ -643,22 +659,26 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   // Record kind per contact (sphere record + lever arms, or general record), decided once.
   resize_with_headroom(X.kind, m);
   resize_with_headroom(X.arms, m);
+  for_blocks(m, [&](std::size_t c0, std::size_t c1) {
+    for (std::size_t c = c0; c < c1; ++c) X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
+  });
   std::size_t spheres = 0;
-  for (std::size_t c = 0; c < m; ++c) {
-    X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
-    spheres += std::size_t(X.kind[c]);
-  }
+  for (std::size_t c = 0; c < m; ++c) spheres += std::size_t(X.kind[c]);
   // The scratch lives on between solves: reserved to the counts, not grown by doubling.
   reserve_with_headroom(X.sphere, spheres);
   reserve_with_headroom(X.sphere_src, spheres);
   reserve_with_headroom(X.general, m - spheres);
   reserve_with_headroom(X.general_src, m - spheres);
-  auto add = [&](std::size_t c) {  // appends contact c's record; returns whether it is a sphere record
-    return append_record<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X);
+  // The sweep order first: each record's contact (sphere_src, general_src) and the chunks; the records
+  // are filled after it, in parallel.
+  auto add = [&](std::size_t c) {  // appends contact c's record slot; returns whether it is a sphere record
+    const bool sphere = X.kind[c];
+    (sphere ? X.sphere_src : X.general_src).push_back(std::uint32_t(c));
+    return sphere;
   };
   // Appends the current tail of one record kind as chunks of at most `size` records.
   auto close_run = [&](bool sphere, std::size_t begin, std::size_t size, bool independent) {
-    const std::size_t end = sphere ? X.sphere.size() : X.general.size();
+    const std::size_t end = sphere ? X.sphere_src.size() : X.general_src.size();
     for (std::size_t b = begin; b < end; b += std::min(size, end - b))
       X.chunks.push_back({sphere, independent, b, b + std::min(size, end - b)});
   };
@@ -666,7 +686,7 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
     const std::size_t first = X.chunks.size();
     std::size_t k = 0;
     while (k < count) {  // maximal runs of one kind, in order
-      const std::size_t s0 = X.sphere.size(), g0 = X.general.size();
+      const std::size_t s0 = X.sphere_src.size(), g0 = X.general_src.size();
       const bool kind = add(ids ? ids[k] : k);
       ++k;
       for (; k < count; ++k) {
@@ -690,7 +710,7 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
         continue;
       }
       const std::size_t first = X.chunks.size();
-      const std::size_t s0 = X.sphere.size(), g0 = X.general.size();
+      const std::size_t s0 = X.sphere_src.size(), g0 = X.general_src.size();
       for (std::size_t k = begin; k < end; ++k)
         if (X.kind[col.order[k]]) add(col.order[k]);
       for (std::size_t k = begin; k < end; ++k)
@@ -700,6 +720,20 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
       X.groups.push_back({first, X.chunks.size(), false});
     }
   }
+  X.sphere.resize(X.sphere_src.size());
+  X.general.resize(X.general_src.size());
+  for_blocks(X.sphere.size(), [&](std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k) {
+      const std::size_t c = X.sphere_src[k];
+      fill_sphere<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.arms[c], X.sphere[k]);
+    }
+  });
+  for_blocks(X.general.size(), [&](std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k) {
+      const std::size_t c = X.general_src[k];
+      fill_general<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.general[k]);
+    }
+  });
 }
 
 // One packed record: a sphere or a general record and its index in that array (random sweep order).
@@ -717,10 +751,14 @@ inline void shuffle_records(std::vector<RecordRef>& slots, std::mt19937_64& rng)
 
 template <int NR>
 void unpack_lambda(const PgsScratch<NR>& X, std::array<std::vector<double>, 6>& L) {
-  for (std::size_t k = 0; k < X.sphere.size(); ++k)
-    for (int r = 0; r < NR; ++r) L[r][X.sphere_src[k]] = X.sphere[k].lambda[r];
-  for (std::size_t k = 0; k < X.general.size(); ++k)
-    for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
+  for_blocks(X.sphere.size(), [&](std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k)
+      for (int r = 0; r < NR; ++r) L[r][X.sphere_src[k]] = X.sphere[k].lambda[r];
+  });
+  for_blocks(X.general.size(), [&](std::size_t k0, std::size_t k1) {
+    for (std::size_t k = k0; k < k1; ++k)
+      for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
+  });
 }
 
 // PgsExtraRows' view of the packed body records.
@@ -811,7 +849,9 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   widen_chunks(X, opt.colouring && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
-  for (std::size_t i = 0; i < nb; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
+  for_blocks(nb, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
+  });
   PackedVelocities packed_velocities(X.bodies.data());
   // Random order (serial sweep only): the records one by one, in a fresh permutation per iteration.
   std::vector<RecordRef> slots;
@@ -854,10 +894,12 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   }
   sync_lambda(X, false);
   unpack_lambda<NR>(X, L);
-  for (std::size_t i = 0; i < nb; ++i) {
-    B.v[i] = X.bodies[i].v;
-    B.w[i] = X.bodies[i].w;
-  }
+  for_blocks(nb, [&](std::size_t i0, std::size_t i1) {
+    for (std::size_t i = i0; i < i1; ++i) {
+      B.v[i] = X.bodies[i].v;
+      B.w[i] = X.bodies[i].w;
+    }
+  });
   return out;
 }
 
