@@ -56,9 +56,10 @@ inline constexpr std::size_t sdem_wrench_ring_groups = 8192;
 /// (176-240 B each), well inside L2; the size was chosen, not tuned: no other size has been measured.
 inline constexpr std::size_t pgs_chunk = 256;
 
-/// Records per parallel task when a solve packs its records and unpacks the multipliers (pgs.cpp,
-/// `for_blocks`): ~20-40 us of work at 10-20 ns per record, so TBB's per-task cost stays small, and a
-/// solve of fewer contacts (a column, a single pellet) packs on the calling thread.
-inline constexpr std::size_t pgs_pack_block = 2048;
+/// Rows per parallel task in the NDEM set-up (NdemStepper::setup: frame, contact law, D^{-1}; ~0.1 us a
+/// row) and records per task when a solve packs its records and unpacks the multipliers (pgs.cpp; 10-20 ns
+/// a record): tens to hundreds of microseconds per task, so TBB's per-task cost stays small, and a scene
+/// of fewer contacts (a column, a single pellet) runs on the calling thread.
+inline constexpr std::size_t ndem_row_block = 2048;
 
 }  // namespace grainlab::policy

@@ -1,10 +1,13 @@
 #include "core/ndem/ndem_stepper.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "core/error.hpp"
 #include "core/hertz.hpp"
@@ -16,6 +19,7 @@
 #include "core/ndem/row_residuals.hpp"
 #include "core/ndem/row_setup.hpp"
 #include "core/bodies.hpp"
+#include "core/scheduling_policy.hpp"
 
 namespace grainlab {
 
@@ -135,17 +139,27 @@ std::vector<std::uint32_t> active_sphere_contacts(const std::vector<Contact>& co
 
 // D^-1 of every row: 1 / (s^2 G M^-1 G^T + Sigma_n) for the normal row, 1 / (G M^-1 G^T + Sigma) for the
 // others. Throws when Sigma_n is lost in rounding against G M^-1 G^T (ill-posed regularisation, 000 l.681).
+// Rows in parallel; the first ill-posed row in contact order is the one reported.
 void set_inverse_diagonals(NdemRows& R, const NdemBodies& bodies, double dt) {
-  for (std::size_t i = 0; i < R.size(); ++i) {
+  auto ill_posed = [&](std::size_t i, double k0) { return R.sigma_n[i] < 1e-13 * R.scale[i] * R.scale[i] * k0; };
+  std::atomic<std::size_t> first_bad{R.size()};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, R.size(), policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
+      const double k0 = ndem_row_mass(R, bodies, i, 0);
+      R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
+      if (ill_posed(i, k0))
+        for (std::size_t seen = first_bad.load(); i < seen && !first_bad.compare_exchange_weak(seen, i);) {
+        }
+      for (int r = 1; r < (R.angular_columns ? 6 : 3); ++r)
+        R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
+    }
+  });
+  if (const std::size_t i = first_bad.load(); i < R.size()) {
     const double k0 = ndem_row_mass(R, bodies, i, 0);
-    R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
-    if (R.sigma_n[i] < 1e-13 * R.scale[i] * R.scale[i] * k0)
-      throw InputError(fmt::format(
-          "ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} (Sigma_n / (G M^-1 G^T) = {:.2g} "
-          "< 1e-13: the regularisation is lost in rounding, 000 line 681); reduce the time step",
-          dt, R.stiffness[i], R.sigma_n[i] / (R.scale[i] * R.scale[i] * k0)));
-    for (int r = 1; r < (R.angular_columns ? 6 : 3); ++r)
-      R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
+    throw InputError(fmt::format(
+        "ndem: time_step = {} s is too large for the contact stiffness k_n = {:.3g} (Sigma_n / (G M^-1 G^T) = {:.2g} "
+        "< 1e-13: the regularisation is lost in rounding, 000 line 681); reduce the time step",
+        dt, R.stiffness[i], R.sigma_n[i] / (R.scale[i] * R.scale[i] * k0)));
   }
 }
 
@@ -212,9 +226,8 @@ void NdemStepper::setup(World& world) {
   const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
   // Row i of every active contact: frame and wall bias (row_frame.hpp), lever arms, and the contact law
   // (row_setup.hpp), each shared with the body rows. The levers' cross products are formed where they are
-  // used (row_levers.hpp).
-  double sum_ratio = 0, max_ratio = 0;
-  for (std::size_t i = 0; i < active.size(); ++i) {
+  // used (row_levers.hpp). Rows in parallel: each is a function of its own contact.
+  auto set_row = [&](std::size_t i) {
     const Contact& c = contacts[active[i]];
     const int a = c.a;
     const bool wall = c.is_wall();
@@ -230,16 +243,14 @@ void NdemStepper::setup(World& world) {
     // p - x_b without periodic images: the contact point lies on the line of centres.
     R.arm_b[i] = wall ? 0.0 : ndem_rows::sphere_arm_b(P.radius[c.b], c.overlap);
     const NdemRowLaw law = ndem_row_law(world, S, c, upsilon);
-    const double delta = law.overlap, d = law.diameter;
     R.scale[i] = law.s;
-    R.overlap[i] = delta;
+    R.overlap[i] = law.overlap;
     R.stiffness[i] = law.stiffness;
     R.sigma_n[i] = law.sigma_n;
     R.mu[i] = law.mu;
     if (R.angular_columns) {
       R.mu_roll[i] = law.mu_roll;
       R.mu_twist[i] = law.mu_twist;
-      if (law.mu_roll > 0 || law.mu_twist > 0) R.rolling = true;
     }
     R.restitution[i] = law.restitution;
     R.impact_speed[i] = law.impact_speed;
@@ -248,8 +259,17 @@ void NdemStepper::setup(World& world) {
       ndem_rows::wall_bias(world.walls[c.wall_index()], c.point, n, t1, t2, R.angular_columns ? 6 : 3, bias);
       for (int r = 0; r < (R.angular_columns ? 6 : 3); ++r) R.bias[r][i] = bias[r];
     }
-    sum_ratio += delta / d;
-    max_ratio = std::max(max_ratio, delta / d);
+  };
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) set_row(i);
+  });
+  // In contact order: the rolling flag and the overlap sums (d as ndem_row_law's diameter).
+  double sum_ratio = 0, max_ratio = 0;
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    if (R.angular_columns && (R.mu_roll[i] > 0 || R.mu_twist[i] > 0)) R.rolling = true;
+    const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
+    sum_ratio += R.overlap[i] / d;
+    max_ratio = std::max(max_ratio, R.overlap[i] / d);
   }
   set_inverse_diagonals(R, bodies_, dt);
   record_setup_stats(stats_, R, P, sum_ratio, max_ratio, S.record_contact_statistics);

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include "core/buffer_growth.hpp"
@@ -629,20 +630,6 @@ void fill_general(const NdemRows& R, std::size_t c, const std::array<std::vector
   }
 }
 
-// f(begin, end) over [0, n) in parallel blocks of policy::pgs_pack_block (inline below one block). For the
-// per-record passes of a solve, each record a function of its own contact: the result does not depend
-// on the split.
-template <class F>
-void for_blocks(std::size_t n, const F& f) {
-  constexpr std::size_t block = policy::pgs_pack_block;
-  if (n <= block) {
-    f(std::size_t(0), n);
-    return;
-  }
-  tbb::parallel_for(std::size_t(0), (n + block - 1) / block,
-                    [&](std::size_t k) { f(k * block, std::min(n, (k + 1) * block)); });
-}
-
 // Packs rows (sweep order: `order`, or contact order when null) and bodies; `L`, `inv_diag`, `scale`
 // select the stage's arrays, `q(c)` / `sigma(c)` its normal right-hand side and compliance.
 template <int NR, class Q, class S>
@@ -659,8 +646,8 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   // Record kind per contact (sphere record + lever arms, or general record), decided once.
   resize_with_headroom(X.kind, m);
   resize_with_headroom(X.arms, m);
-  for_blocks(m, [&](std::size_t c0, std::size_t c1) {
-    for (std::size_t c = c0; c < c1; ++c) X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m, policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t c = range.begin(); c != range.end(); ++c) X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
   });
   std::size_t spheres = 0;
   for (std::size_t c = 0; c < m; ++c) spheres += std::size_t(X.kind[c]);
@@ -722,14 +709,14 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   }
   X.sphere.resize(X.sphere_src.size());
   X.general.resize(X.general_src.size());
-  for_blocks(X.sphere.size(), [&](std::size_t k0, std::size_t k1) {
-    for (std::size_t k = k0; k < k1; ++k) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.sphere.size(), policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const std::size_t c = X.sphere_src[k];
       fill_sphere<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.arms[c], X.sphere[k]);
     }
   });
-  for_blocks(X.general.size(), [&](std::size_t k0, std::size_t k1) {
-    for (std::size_t k = k0; k < k1; ++k) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.general.size(), policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const std::size_t c = X.general_src[k];
       fill_general<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.general[k]);
     }
@@ -751,12 +738,12 @@ inline void shuffle_records(std::vector<RecordRef>& slots, std::mt19937_64& rng)
 
 template <int NR>
 void unpack_lambda(const PgsScratch<NR>& X, std::array<std::vector<double>, 6>& L) {
-  for_blocks(X.sphere.size(), [&](std::size_t k0, std::size_t k1) {
-    for (std::size_t k = k0; k < k1; ++k)
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.sphere.size(), policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t k = range.begin(); k != range.end(); ++k)
       for (int r = 0; r < NR; ++r) L[r][X.sphere_src[k]] = X.sphere[k].lambda[r];
   });
-  for_blocks(X.general.size(), [&](std::size_t k0, std::size_t k1) {
-    for (std::size_t k = k0; k < k1; ++k)
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.general.size(), policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t k = range.begin(); k != range.end(); ++k)
       for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
   });
 }
@@ -849,8 +836,8 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   widen_chunks(X, opt.colouring && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
-  for_blocks(nb, [&](std::size_t i0, std::size_t i1) {
-    for (std::size_t i = i0; i < i1; ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nb, policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
   });
   PackedVelocities packed_velocities(X.bodies.data());
   // Random order (serial sweep only): the records one by one, in a fresh permutation per iteration.
@@ -894,8 +881,8 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   }
   sync_lambda(X, false);
   unpack_lambda<NR>(X, L);
-  for_blocks(nb, [&](std::size_t i0, std::size_t i1) {
-    for (std::size_t i = i0; i < i1; ++i) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nb, policy::ndem_row_block), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) {
       B.v[i] = X.bodies[i].v;
       B.w[i] = X.bodies[i].w;
     }

@@ -10,6 +10,7 @@
 #include <tbb/global_control.h>
 
 #include "core/error.hpp"
+#include "core/scheduling_policy.hpp"
 #include "tests/ndem/ndem_fixtures.hpp"
 
 using namespace grainlab;
@@ -232,29 +233,35 @@ void add_jittered_layers(World& w, int side, double layer_spacing, unsigned seed
 }  // namespace
 
 // Graph-coloured parallel PGS: bitwise the same state on 1 and 2 threads, and the same physics (a
-// resting packing carries its weight; colours keep no two contacts of a colour on one body).
+// resting packing carries its weight; colours keep no two contacts of a colour on one body). The serial
+// sweep too: both pack their records in parallel blocks (policy::ndem_row_block), and 4 x 24 x 24
+// pellets give several blocks (~4.8k contacts).
 BOOST_AUTO_TEST_CASE(parallel_pgs_deterministic_across_threads) {
-  auto run = [](int threads) {
+  auto run = [](int threads, bool coloured) {
     tbb::global_control limit(tbb::global_control::max_allowed_parallelism, threads);
     World w = floor_world(pellet());
-    add_jittered_layers(w, 12, 0.999, 11);
+    add_jittered_layers(w, 24, 0.999, 11);
     NdemSettings s;
-    s.parallel = true;
+    s.parallel = coloured;
     s.iterations = 150;
     s.warm_start = NdemWarmStart::history;
     NdemStepper ndem(s);
     for (int k = 0; k < 40; ++k) ndem.step(w);
-    // colouring validity on the last step
-    BOOST_TEST(ndem.stats().colours > 1);
+    BOOST_TEST(ndem.stats().contacts > 2 * policy::ndem_row_block);
+    BOOST_TEST((ndem.stats().colours > 1) == coloured);
     double load = 0;
     for (const Wall& wall : w.walls) load -= wall.force.z();
-    BOOST_TEST_MESSAGE("parallel PGS, " << threads << " threads: colours " << ndem.stats().colours << ", overflow "
+    BOOST_TEST_MESSAGE((coloured ? "coloured" : "serial") << " PGS, " << threads << " threads: colours " << ndem.stats().colours << ", overflow "
                                         << ndem.stats().overflow << ", contacts " << ndem.stats().contacts
                                         << ", floor load / weight " << load / (w.particles.total_mass() * g_acc));
     return w.particles.position;
   };
-  const auto one = run(1), two = run(2);
-  BOOST_TEST(std::memcmp(one.data(), two.data(), one.size() * sizeof(Vec3)) == 0);
+  for (const bool coloured : {true, false}) {
+    const auto one = run(1, coloured), two = run(2, coloured);
+    BOOST_TEST_CONTEXT("coloured " << coloured) {
+      BOOST_TEST(std::memcmp(one.data(), two.data(), one.size() * sizeof(Vec3)) == 0);
+    }
+  }
 }
 
 // The plain reference path (the colours' chunks one after another on one thread) gives the coloured
