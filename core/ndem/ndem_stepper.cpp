@@ -147,9 +147,11 @@ void set_inverse_diagonals(NdemRows& R, const NdemBodies& bodies, double dt) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) {
       const double k0 = ndem_row_mass(R, bodies, i, 0);
       R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
-      if (ill_posed(i, k0))
-        for (std::size_t seen = first_bad.load(); i < seen && !first_bad.compare_exchange_weak(seen, i);) {
+      if (ill_posed(i, k0)) {  // keep the smallest such row
+        std::size_t seen = first_bad.load();
+        while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
         }
+      }
       for (int r = 1; r < (R.angular_columns ? 6 : 3); ++r)
         R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
     }
