@@ -165,6 +165,11 @@ void set_inverse_diagonals(NdemRows& R, const NdemBodies& bodies, double dt) {
   }
 }
 
+// r_a + r_b of row i (2 r_a against a wall), as ndem_row_law's diameter.
+double row_diameter(const NdemRows& R, const ParticleStore& P, std::size_t i) {
+  return R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
+}
+
 // The step's contact statistics: count, mean and maximum overlap / d, and with record_contact_statistics
 // the per-row overlap / d and impact speed.
 void record_setup_stats(NdemStepStats& stats, const NdemRows& R, const ParticleStore& P, double sum_ratio,
@@ -176,8 +181,7 @@ void record_setup_stats(NdemStepStats& stats, const NdemRows& R, const ParticleS
   if (per_contact) {
     stats.contact_overlap_over_d.resize(R.size());
     for (std::size_t i = 0; i < R.size(); ++i) {
-      const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
-      stats.contact_overlap_over_d[i] = R.overlap[i] / d;
+      stats.contact_overlap_over_d[i] = R.overlap[i] / row_diameter(R, P, i);
     }
     stats.contact_impact_speed = R.impact_speed;
   }
@@ -265,11 +269,11 @@ void NdemStepper::setup(World& world) {
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), policy::ndem_row_block), [&](const auto& range) {
     for (std::size_t i = range.begin(); i != range.end(); ++i) set_row(i);
   });
-  // In contact order: the rolling flag and the overlap sums (d as ndem_row_law's diameter).
+  // In contact order: the rolling flag and the overlap sums.
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < R.size(); ++i) {
     if (R.angular_columns && (R.mu_roll[i] > 0 || R.mu_twist[i] > 0)) R.rolling = true;
-    const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
+    const double d = row_diameter(R, P, i);
     sum_ratio += R.overlap[i] / d;
     max_ratio = std::max(max_ratio, R.overlap[i] / d);
   }

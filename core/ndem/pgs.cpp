@@ -573,16 +573,14 @@ inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& l
          ndem_rows::lever_b(R.rb_of(c), R.n[c]).norm() <= 1e-8 * std::abs(lb);
 }
 
-// Contact c's packed record (a sphere record C, with the lever lengths of X.arms; or a general record) with
-// the stage's multipliers L, omega D^{-1}, normal scale, right-hand side q and compliance sigma.
-template <int NR>
-void fill_sphere(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
+// The fields both record kinds share, for contact c: bodies, the stage's normal scale, right-hand side q
+// and compliance sigma, bounds, omega D^{-1}, multipliers L, frame.
+template <int NR, class Record>
+void fill_shared(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
                  const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
-                 const std::array<double, 2>& arms, SphereContact<NR>& C) {
+                 Record& C) {
   C.a = R.a[c];
   C.b = R.b[c];
-  C.la = arms[0];
-  C.lb = arms[1];
   C.s = scale;
   C.q = q;
   C.sigma = sigma;
@@ -597,25 +595,10 @@ void fill_sphere(const NdemRows& R, std::size_t c, const std::array<std::vector<
   C.t2 = R.t2_of(c);
 }
 
+// A general record adds the wall bias and the nine lever-arm products.
 template <int NR>
-void fill_general(const NdemRows& R, std::size_t c, const std::array<std::vector<double>, 6>& L,
-                  const std::array<std::vector<double>, 6>& inv_diag, double scale, double q, double sigma, double omega,
-                  GeneralContact<NR>& C) {
-  C.a = R.a[c];
-  C.b = R.b[c];
-  C.s = scale;
-  C.q = q;
-  C.sigma = sigma;
-  const double bnd[3] = {R.mu[c], NR == 6 ? R.mu_roll[c] : 0.0, NR == 6 ? R.mu_twist[c] : 0.0};
-  for (int r = 0; r < (NR == 6 ? 3 : 1); ++r) C.bound[r] = bnd[r];
-  for (int r = 0; r < NR; ++r) {
-    C.bias[r] = R.bias[r][c];
-    C.oid[r] = omega * inv_diag[r][c];
-    C.lambda[r] = L[r][c];
-  }
-  C.n = R.n[c];
-  C.t1 = R.t1[c];
-  C.t2 = R.t2_of(c);
+void fill_general_levers(const NdemRows& R, std::size_t c, GeneralContact<NR>& C) {
+  for (int r = 0; r < NR; ++r) C.bias[r] = R.bias[r][c];
   const ndem_rows::Levers la = ndem_rows::levers_a(R.ra[c], R.n[c], R.t1[c], C.t2);
   C.ca_n = la.n;
   C.ca_t1 = la.t1;
@@ -712,13 +695,16 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.sphere.size(), policy::ndem_row_block), [&](const auto& range) {
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const std::size_t c = X.sphere_src[k];
-      fill_sphere<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.arms[c], X.sphere[k]);
+      fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.sphere[k]);
+      X.sphere[k].la = X.arms[c][0];  // a sphere record: the lever lengths instead of the products
+      X.sphere[k].lb = X.arms[c][1];
     }
   });
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.general.size(), policy::ndem_row_block), [&](const auto& range) {
     for (std::size_t k = range.begin(); k != range.end(); ++k) {
       const std::size_t c = X.general_src[k];
-      fill_general<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.general[k]);
+      fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.general[k]);
+      fill_general_levers<NR>(R, c, X.general[k]);
     }
   });
 }

@@ -47,7 +47,7 @@ double worst_torque_balance(World& w, NdemStepper& stepper, const std::vector<st
 BOOST_AUTO_TEST_SUITE(ndem_torque_write_back)
 
 // Sphere rows: a sphere sliding on the floor (wall contact, the sphere is side a) under a sphere sliding
-// the other way (particle contact, one sphere on each side). Rounding leaves ~1e-14; 1e-9 fails for any
+// the other way (particle contact, one sphere on each side). Rounding leaves <= 1e-15; 1e-9 fails for any
 // lever other than the solve's.
 BOOST_AUTO_TEST_CASE(sphere_rows_balance_angular_momentum) {
   World w = empty_world();
