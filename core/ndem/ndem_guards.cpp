@@ -15,11 +15,23 @@ void NdemRunGuards::observe_setup(const World& world, const NdemRows& R, double 
   const std::vector<Contact>& contacts = world.contacts();  // NDEM keeps no deferred state: no sync
   const ParticleStore& P = world.particles;
   keys_.resize(R.size());
+  for (std::size_t i = 0; i < R.size(); ++i) keys_[i] = contacts[R.contact[i]].key;
+  // The rows come in contact order: the pair keys sorted (looked up by one merge walk through last step's
+  // sorted keys), the wall contacts' after them (by binary search).
+  const auto tail = std::is_sorted_until(keys_.begin(), keys_.end());
+  const std::size_t sorted = std::size_t(tail - keys_.begin());
+  auto seen = previous_keys_.cbegin();
   first_touch_.clear();
   for (std::size_t i = 0; i < R.size(); ++i) {
-    const std::uint64_t key = contacts[R.contact[i]].key;
-    keys_[i] = key;
-    if (std::binary_search(previous_keys_.begin(), previous_keys_.end(), key)) continue;
+    const std::uint64_t key = keys_[i];
+    bool known;
+    if (i < sorted) {
+      while (seen != previous_keys_.cend() && *seen < key) ++seen;
+      known = seen != previous_keys_.cend() && *seen == key;
+    } else {
+      known = std::binary_search(previous_keys_.cbegin(), previous_keys_.cend(), key);
+    }
+    if (known) continue;
     first_touch_.push_back(std::uint32_t(i));
     const double d = R.b[i] < 0 ? 2.0 * P.radius[R.a[i]] : P.radius[R.a[i]] + P.radius[R.b[i]];
     const double ratio = R.overlap[i] / d;
@@ -30,7 +42,8 @@ void NdemRunGuards::observe_setup(const World& world, const NdemRows& R, double 
                            "(docs/guards.md)",
                            world.step, ratio, guards::first_touch_overlap_limit, dt));
   }
-  std::sort(keys_.begin(), keys_.end());
+  std::sort(tail, keys_.end());
+  std::inplace_merge(keys_.begin(), tail, keys_.end());
   previous_keys_.swap(keys_);
   const guards::Travel t = guards::max_travel_per_step(P, dt);
   if (t.ratio > guards::ndem_max_travel_per_step)

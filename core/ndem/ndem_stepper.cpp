@@ -6,8 +6,7 @@
 #include <cmath>
 
 #include <fmt/format.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "core/error.hpp"
 #include "core/hertz.hpp"
@@ -15,11 +14,11 @@
 #include "core/ndem/row_frame.hpp"
 #include "core/ndem/row_levers.hpp"
 #include "core/ndem/row_load.hpp"
+#include "core/ndem/row_blocks.hpp"
 #include "core/ndem/row_model.hpp"
 #include "core/ndem/row_residuals.hpp"
 #include "core/ndem/row_setup.hpp"
 #include "core/bodies.hpp"
-#include "core/scheduling_policy.hpp"
 
 namespace grainlab {
 
@@ -143,18 +142,16 @@ std::vector<std::uint32_t> active_sphere_contacts(const std::vector<Contact>& co
 void set_inverse_diagonals(NdemRows& R, const NdemBodies& bodies, double dt) {
   auto ill_posed = [&](std::size_t i, double k0) { return R.sigma_n[i] < 1e-13 * R.scale[i] * R.scale[i] * k0; };
   std::atomic<std::size_t> first_bad{R.size()};
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, R.size(), policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      const double k0 = ndem_row_mass(R, bodies, i, 0);
-      R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
-      if (ill_posed(i, k0)) {  // keep the smallest such row
-        std::size_t seen = first_bad.load();
-        while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
-        }
+  ndem_rows::for_each_in_blocks(R.size(), [&](std::size_t i) {
+    const double k0 = ndem_row_mass(R, bodies, i, 0);
+    R.inv_diag[0][i] = 1.0 / (R.scale[i] * R.scale[i] * k0 + R.sigma_n[i]);
+    if (ill_posed(i, k0)) {  // keep the smallest such row
+      std::size_t seen = first_bad.load();
+      while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
       }
-      for (int r = 1; r < (R.angular_columns ? 6 : 3); ++r)
-        R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
     }
+    for (int r = 1; r < (R.angular_columns ? 6 : 3); ++r)
+      R.inv_diag[r][i] = 1.0 / (ndem_row_mass(R, bodies, i, r) + (r < 3 ? R.sigma_t : R.sigma_r));
   });
   if (const std::size_t i = first_bad.load(); i < R.size()) {
     const double k0 = ndem_row_mass(R, bodies, i, 0);
@@ -266,9 +263,7 @@ void NdemStepper::setup(World& world) {
       for (int r = 0; r < (R.angular_columns ? 6 : 3); ++r) R.bias[r][i] = bias[r];
     }
   };
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) set_row(i);
-  });
+  ndem_rows::for_each_in_blocks(active.size(), [&](std::size_t i) { set_row(i); });
   // In contact order: the rolling flag and the overlap sums.
   double sum_ratio = 0, max_ratio = 0;
   for (std::size_t i = 0; i < R.size(); ++i) {
@@ -294,7 +289,9 @@ void NdemStepper::impact(World&) {
   had_impact_ = false;
   if (settings_.record_contact_statistics) {  // v- of every row, whether or not the impact stage runs
     stats_.contact_approach_speed.resize(rows_.size());
-    for (std::size_t i = 0; i < rows_.size(); ++i) stats_.contact_approach_speed[i] = -normal_velocity(rows_, bodies_, i);
+    ndem_rows::for_each_in_blocks(rows_.size(), [&](std::size_t i) {
+      stats_.contact_approach_speed[i] = -normal_velocity(rows_, bodies_, i);
+    });
   }
   guards_.observe_first_touch_speeds(rows_, bodies_);
   const std::size_t body_impacts = body_rows_.begin_impact(bodies_, settings_.impact_stage);
@@ -302,14 +299,11 @@ void NdemStepper::impact(World&) {
   const std::size_t m = rows_.size();
   std::vector<char> impacting(m, 0);
   std::vector<double> u_minus(m, 0.0);
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < m; ++i) {
+  ndem_rows::for_each_in_blocks(m, [&](std::size_t i) {
     u_minus[i] = normal_velocity(rows_, bodies_, i);
-    if (-u_minus[i] > rows_.impact_speed[i]) {
-      impacting[i] = 1;
-      ++count;
-    }
-  }
+    impacting[i] = -u_minus[i] > rows_.impact_speed[i];
+  });
+  const std::size_t count = std::size_t(std::count(impacting.begin(), impacting.end(), 1));
   stats_.impacting = count;
   stats_.impacting_fraction = m ? double(count) / double(m) : 0.0;
   guards_.observe_impacts(count + body_impacts);
@@ -345,12 +339,12 @@ void NdemStepper::warm_start(World& world) {
     case NdemWarmStart::history_normal_only: {
       const int last = S.warm_start == NdemWarmStart::history_normal_only ? 1 : nrows;
       const ModelHistory& model = world.model_history();
-      for (std::size_t i = 0; i < R.size(); ++i) {
+      ndem_rows::for_each_in_blocks(R.size(), [&](std::size_t i) {
         const MultiplierHistory& m = model.multipliers[R.contact[i]];  // new contacts carry lambda = 0
         for (int r = 0; r < std::min(last, 3); ++r) R.lambda[r][i] = S.warm_start_beta * m.lambda[r];
         for (int r = 3; r < last; ++r)  // 6 rows: angular multipliers kept (setup)
           R.lambda[r][i] = S.warm_start_beta * model.angular_multipliers[R.contact[i]].lambda[r - 3];
-      }
+      });
       break;
     }
     case NdemWarmStart::model: {
@@ -372,7 +366,7 @@ void NdemStepper::warm_start(World& world) {
         R.lambda[r][i] = x;
         R.lambda[r + 1][i] = y;
       };
-      for (std::size_t i = 0; i < R.size(); ++i) {
+      ndem_rows::for_each_in_blocks(R.size(), [&](std::size_t i) {
         const double ln = f * dt * R.stiffness[i] * std::pow(R.overlap[i], eH);
         R.lambda[0][i] = ln;
         const double fn = R.scale[i] * ln;  // |G_n^T lambda_n|: the bounds use the physical normal impulse
@@ -382,7 +376,7 @@ void NdemStepper::warm_start(World& world) {
           const double bound = R.mu_twist[i] * fn;
           R.lambda[5][i] = std::clamp(-ndem_row_velocity(R, bodies_, i, 5) / R.sigma_r, -bound, bound);
         }
-      }
+      });
       break;
     }
   }
@@ -396,7 +390,7 @@ void NdemStepper::integrate(World& world) {
   const double dt = settings_.time_step;
   ParticleStore& P = world.particles;
   const Vec3 g = world.gravity.at(world.time);
-  for (std::size_t i = 0; i < P.size(); ++i) {
+  ndem_rows::for_each_in_blocks(P.size(), [&](std::size_t i) {
     P.force[i] = P.inv_mass[i] > 0 ? Vec3(P.mass[i] * g) : Vec3::Zero();
     P.torque[i].setZero();
     if (!external_force.empty()) P.force[i] += external_force[i];
@@ -407,7 +401,7 @@ void NdemStepper::integrate(World& world) {
     } else if (P.inv_mass[i] > 0) {
       P.angular_velocity[i].setZero();  // rotation locked
     }
-  }
+  });
   for (Wall& w : world.walls) {
     w.force.setZero();
     w.torque.setZero();
@@ -415,31 +409,41 @@ void NdemStepper::integrate(World& world) {
   std::vector<Contact>& contacts = world.contacts();
   ModelHistory& history = world.model_history();
   std::vector<MultiplierHistory>& model = history.multipliers;
-  for (std::size_t k = 0; k < contacts.size(); ++k) {
+  ndem_rows::for_each_in_blocks(contacts.size(), [&](std::size_t k) {
     contacts[k].force.setZero();
     if (!(contacts[k].overlap > 0)) {
       model[k].lambda = {};
       if (history.angular_multipliers_kept) history.angular_multipliers[k].lambda = {};
     }
-  }
+  });
   const NdemRows& R = rows_;
   // Rows 3-5 hold multipliers only where the rows have angular columns (NdemRows::resize); the impact
   // impulses have as many rows as the solve.
   const int rows = R.angular_columns ? 6 : 3, impact_rows = had_impact_ ? (R.rolling ? 6 : 3) : 0;
-  for (std::size_t i = 0; i < R.size(); ++i) {
-    Contact& c = contacts[R.contact[i]];
-    MultiplierHistory& m = model[R.contact[i]];
-    double L[6] = {};
+  auto multipliers = [&](std::size_t i, double* L) {  // the step's: continuous stage plus impact stage
+    for (int r = 0; r < 6; ++r) L[r] = 0.0;
     for (int r = 0; r < rows; ++r)
       L[r] = R.lambda[r][i] + (r < impact_rows ? impact_impulse_[r][i] / (r == 0 ? R.scale[i] : 1.0) : 0.0);
+  };
+  // Row i's contact: its multipliers, tangent and force (a row writes only its own contact).
+  auto store_row = [&](std::size_t i) {
+    MultiplierHistory& m = model[R.contact[i]];
+    double L[6];
+    multipliers(i, L);
     for (int r = 0; r < 3; ++r) m.lambda[r] = R.lambda[r][i];
     if (history.angular_multipliers_kept)
       for (int r = 3; r < 6; ++r) history.angular_multipliers[R.contact[i]].lambda[r - 3] = R.lambda[r][i];
     m.tangent = R.t1[i];
-    const Vec3 t2 = R.t2_of(i);
-    const Vec3 f = ndem_rows::contact_force(R.scale[i] * L[0], L[1], L[2], R.n[i], R.t1[i], t2, dt);
-    const Vec3 tr = ndem_rows::contact_pure_torque(L + 3, R.n[i], R.t1[i], t2, dt);
-    c.force = f;
+    contacts[R.contact[i]].force = ndem_rows::contact_force(R.scale[i] * L[0], L[1], L[2], R.n[i], R.t1[i], R.t2_of(i), dt);
+  };
+  // Row i's load on its particles or wall, from the stored force. Added in row order: a particle's sum in
+  // any other order would differ in the last bits.
+  auto add_load = [&](std::size_t i) {
+    const Contact& c = contacts[R.contact[i]];
+    const Vec3 f = c.force;
+    double L[6];
+    multipliers(i, L);
+    const Vec3 tr = ndem_rows::contact_pure_torque(L + 3, R.n[i], R.t1[i], R.t2_of(i), dt);
     const int a = R.a[i];
     P.force[a] += f;
     P.torque[a] += ndem_rows::contact_torque(R.ra[i], f, tr);
@@ -452,10 +456,19 @@ void NdemStepper::integrate(World& world) {
       W.force -= f;
       W.torque -= ndem_rows::contact_torque(c.point - W.rotation_center, f, tr);
     }
+  };
+  if (tbb::this_task_arena::max_concurrency() > 1) {  // the rows in parallel, then the sums
+    ndem_rows::for_each_in_blocks(R.size(), store_row);
+    for (std::size_t i = 0; i < R.size(); ++i) add_load(i);
+  } else {  // one pass, while the row is in the cache; the same results
+    for (std::size_t i = 0; i < R.size(); ++i) {
+      store_row(i);
+      add_load(i);
+    }
   }
   body_rows_.write_back(world, dt);
   // Positions advance after every write-back, so that the torques use the levers the solve used.
-  for (std::size_t i = 0; i < P.size(); ++i) {
+  ndem_rows::for_each_in_blocks(P.size(), [&](std::size_t i) {
     if (P.inv_mass[i] > 0) P.position[i] += dt * bodies_.v[i];
     if (P.inv_inertia[i] > 0) {
       const Vec3 w = bodies_.w[i];
@@ -464,7 +477,7 @@ void NdemStepper::integrate(World& world) {
       q.coeffs() += (dq * q).coeffs();
       q.normalize();
     }
-  }
+  });
   body_rows_.integrate(world, dt);  // rigid bodies: pose, members, attached walls
 }
 
@@ -533,19 +546,20 @@ void NdemStepper::solve(World& world) {
     const double eH = settings_.hertz_exponent();
     const double tau = settings_.relaxation_time();
     const double upsilon = 1.0 / (1.0 + 4.0 * tau / dt);
-    for (std::size_t i = 0; i < rows_.size(); ++i)
+    ndem_rows::for_each_in_blocks(rows_.size(), [&](std::size_t i) {
       rows_.q_n[i] = 4.0 / dt * upsilon * std::pow(rows_.overlap[i], eH) +
                      upsilon * rows_.scale[i] * normal_velocity(rows_, bodies_, i);
+    });
     body_rows_.compute_q(bodies_);
   }
   // pre-step: v = v+ + Dt M^{-1} f_ext
   {
     const Vec3 g = world.gravity.at(world.time);
-    for (std::size_t i = 0; i < bodies_.v.size(); ++i) {
+    ndem_rows::for_each_in_blocks(bodies_.v.size(), [&](std::size_t i) {
       if (bodies_.inv_mass[i] > 0) bodies_.v[i] += dt * g;
       if (!external_force.empty()) bodies_.v[i] += dt * bodies_.inv_mass[i] * external_force[i];
       if (!external_torque.empty()) bodies_.w[i] += dt * bodies_.inv_inertia[i] * external_torque[i];
-    }
+    });
     body_rows_.prestep(world, dt);
   }
   // reference_cold_start: the reference solve starts from here (lambda = 0, v = M^-1 p), before any warm start.

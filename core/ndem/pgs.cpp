@@ -1,6 +1,7 @@
 #include "core/ndem/pgs.hpp"
 #include "core/ndem/block_update.hpp"
 #include "core/ndem/row_levers.hpp"
+#include "core/ndem/row_blocks.hpp"
 #include "core/ndem/row_model.hpp"
 
 #include <algorithm>
@@ -629,9 +630,7 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   // Record kind per contact (sphere record + lever arms, or general record), decided once.
   resize_with_headroom(X.kind, m);
   resize_with_headroom(X.arms, m);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m, policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t c = range.begin(); c != range.end(); ++c) X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]);
-  });
+  ndem_rows::for_each_in_blocks(m, [&](std::size_t c) { X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]); });
   std::size_t spheres = 0;
   for (std::size_t c = 0; c < m; ++c) spheres += std::size_t(X.kind[c]);
   // The scratch lives on between solves: reserved to the counts, not grown by doubling.
@@ -692,20 +691,16 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   }
   X.sphere.resize(X.sphere_src.size());
   X.general.resize(X.general_src.size());
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.sphere.size(), policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k) {
-      const std::size_t c = X.sphere_src[k];
-      fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.sphere[k]);
-      X.sphere[k].la = X.arms[c][0];  // a sphere record: the lever lengths instead of the products
-      X.sphere[k].lb = X.arms[c][1];
-    }
+  ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) {
+    const std::size_t c = X.sphere_src[k];
+    fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.sphere[k]);
+    X.sphere[k].la = X.arms[c][0];  // a sphere record: the lever lengths instead of the products
+    X.sphere[k].lb = X.arms[c][1];
   });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.general.size(), policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k) {
-      const std::size_t c = X.general_src[k];
-      fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.general[k]);
-      fill_general_levers<NR>(R, c, X.general[k]);
-    }
+  ndem_rows::for_each_in_blocks(X.general.size(), [&](std::size_t k) {
+    const std::size_t c = X.general_src[k];
+    fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.general[k]);
+    fill_general_levers<NR>(R, c, X.general[k]);
   });
 }
 
@@ -724,13 +719,11 @@ inline void shuffle_records(std::vector<RecordRef>& slots, std::mt19937_64& rng)
 
 template <int NR>
 void unpack_lambda(const PgsScratch<NR>& X, std::array<std::vector<double>, 6>& L) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.sphere.size(), policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k)
-      for (int r = 0; r < NR; ++r) L[r][X.sphere_src[k]] = X.sphere[k].lambda[r];
+  ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) {
+    for (int r = 0; r < NR; ++r) L[r][X.sphere_src[k]] = X.sphere[k].lambda[r];
   });
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, X.general.size(), policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t k = range.begin(); k != range.end(); ++k)
-      for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
+  ndem_rows::for_each_in_blocks(X.general.size(), [&](std::size_t k) {
+    for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
   });
 }
 
@@ -822,9 +815,7 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   widen_chunks(X, opt.colouring && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nb, policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]};
-  });
+  ndem_rows::for_each_in_blocks(nb, [&](std::size_t i) { X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]}; });
   PackedVelocities packed_velocities(X.bodies.data());
   // Random order (serial sweep only): the records one by one, in a fresh permutation per iteration.
   std::vector<RecordRef> slots;
@@ -867,11 +858,9 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   }
   sync_lambda(X, false);
   unpack_lambda<NR>(X, L);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, nb, policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) {
-      B.v[i] = X.bodies[i].v;
-      B.w[i] = X.bodies[i].w;
-    }
+  ndem_rows::for_each_in_blocks(nb, [&](std::size_t i) {
+    B.v[i] = X.bodies[i].v;
+    B.w[i] = X.bodies[i].w;
   });
   return out;
 }
@@ -955,6 +944,7 @@ PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, co
     impulse[r].assign(r < rows ? m : 0, 0.0);
     inv_diag[r].assign(r < rows ? m : 0, 0.0);
   }
+  // Serial: inlined in a parallel block, row_mass rounds differently (GCC forms other FMAs; measured).
   for (std::size_t c = 0; c < m; ++c)
     for (int r = 0; r < rows; ++r) {
       const double sigma = r == 0 ? 0.0 : (r < 3 ? R.sigma_t : R.sigma_r);
