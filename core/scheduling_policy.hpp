@@ -57,8 +57,9 @@ inline constexpr std::size_t sdem_wrench_ring_groups = 8192;
 inline constexpr std::size_t pgs_chunk = 256;
 
 /// Rows per parallel task in the NDEM set-up (NdemStepper::setup: frame, contact law, D^{-1}; ~0.1 us a
-/// row) and records per task when a solve packs its records and unpacks the multipliers (pgs.cpp; 10-20 ns
-/// a record): tens to hundreds of microseconds per task, so TBB's per-task cost stays small, and a scene
+/// row), records per task when a solve packs its records and unpacks the multipliers (pgs.cpp; 10-20 ns
+/// a record), and rows or particles per task in the step's other independent loops (row_blocks.hpp):
+/// tens to hundreds of microseconds per task, so TBB's per-task cost stays small, and a scene
 /// of fewer contacts (a column, a single pellet) runs on the calling thread.
 inline constexpr std::size_t ndem_row_block = 2048;
 
