@@ -1,7 +1,7 @@
 #pragma once
 // The NDEM stages' loops over rows, records or bodies whose iteration i writes only what belongs to i:
-// run in parallel blocks of policy::ndem_row_block. The blocks are fixed, so no result depends on the
-// thread count.
+// run in parallel blocks of at least policy::ndem_row_block. No iteration reads another's result, so no
+// result depends on how the range is split or on the thread count.
 #include <cstddef>
 
 #include <tbb/blocked_range.h>
