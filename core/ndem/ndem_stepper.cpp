@@ -436,17 +436,20 @@ void NdemStepper::integrate(World& world) {
     m.tangent = R.t1[i];
     contacts[R.contact[i]].force = ndem_rows::contact_force(R.scale[i] * L[0], L[1], L[2], R.n[i], R.t1[i], R.t2_of(i), dt);
   };
-  // Row i's load on its particles or wall, from the stored force. Added in row order: a particle's sum in
-  // any other order would differ in the last bits.
-  auto add_load = [&](std::size_t i) {
+  // Row i's load on particle a and on particle or wall b (or on one of them), from the stored force. Added
+  // in row order: a particle's sum in any other order would differ in the last bits.
+  auto add_load = [&](std::size_t i, bool to_a, bool to_b) {
     const Contact& c = contacts[R.contact[i]];
     const Vec3 f = c.force;
     double L[6];
     multipliers(i, L);
     const Vec3 tr = ndem_rows::contact_pure_torque(L + 3, R.n[i], R.t1[i], R.t2_of(i), dt);
-    const int a = R.a[i];
-    P.force[a] += f;
-    P.torque[a] += ndem_rows::contact_torque(R.ra[i], f, tr);
+    if (to_a) {
+      const int a = R.a[i];
+      P.force[a] += f;
+      P.torque[a] += ndem_rows::contact_torque(R.ra[i], f, tr);
+    }
+    if (!to_b) return;
     if (R.b[i] >= 0) {
       const int b = R.b[i];
       P.force[b] -= f;
@@ -457,13 +460,19 @@ void NdemStepper::integrate(World& world) {
       W.torque -= ndem_rows::contact_torque(c.point - W.rotation_center, f, tr);
     }
   };
-  if (tbb::this_task_arena::max_concurrency() > 1) {  // the rows in parallel, then the sums
+  if (tbb::this_task_arena::max_concurrency() > 1) {  // the rows in parallel, then the sums per particle range
     ndem_rows::for_each_in_blocks(R.size(), store_row);
-    for (std::size_t i = 0; i < R.size(); ++i) add_load(i);
+    ndem_rows::for_each_body_range(P.size(), [&](std::size_t lo, std::size_t hi) {
+      auto owns = [lo, hi](int p) { return std::size_t(p) >= lo && std::size_t(p) < hi; };
+      for (std::size_t i = 0; i < R.size(); ++i) {
+        const bool to_a = owns(R.a[i]), to_b = R.b[i] >= 0 ? owns(R.b[i]) : lo == 0;  // the first range adds the walls'
+        if (to_a || to_b) add_load(i, to_a, to_b);
+      }
+    });
   } else {  // one pass, while the row is in the cache; the same results
     for (std::size_t i = 0; i < R.size(); ++i) {
       store_row(i);
-      add_load(i);
+      add_load(i, true, true);
     }
   }
   body_rows_.write_back(world, dt);

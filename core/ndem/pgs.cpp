@@ -88,17 +88,20 @@ inline double row_velocity(const NdemRows& R, const NdemBodies& B, std::size_t c
   return u;
 }
 
-// v += M^{-1} G_r^T (scale * dl).
-inline void apply_row(const NdemRows& R, NdemBodies& B, std::size_t c, int r, double scaled_dl) {
+// v += M^{-1} G_r^T (scale * dl), to body a and (a particle) body b, or to one of them only.
+inline void apply_row(const NdemRows& R, NdemBodies& B, std::size_t c, int r, double scaled_dl, bool to_a, bool to_b) {
   const RowGeom g = geom(R, c, r);
   const int a = R.a[c], b = R.b[c];
+  to_b = to_b && b >= 0;
   if (g.angular) {
-    B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.d;
-    if (b >= 0) B.w[b] -= (B.inv_inertia[b] * scaled_dl) * g.d;
+    if (to_a) B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.d;
+    if (to_b) B.w[b] -= (B.inv_inertia[b] * scaled_dl) * g.d;
   } else {
-    B.v[a] += (B.inv_mass[a] * scaled_dl) * g.d;
-    B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.ca;
-    if (b >= 0) {
+    if (to_a) {
+      B.v[a] += (B.inv_mass[a] * scaled_dl) * g.d;
+      B.w[a] += (B.inv_inertia[a] * scaled_dl) * g.ca;
+    }
+    if (to_b) {
       B.v[b] -= (B.inv_mass[b] * scaled_dl) * g.d;
       B.w[b] -= (B.inv_inertia[b] * scaled_dl) * g.cb;
     }
@@ -922,9 +925,15 @@ double ndem_row_velocity(const NdemRows& rows, const NdemBodies& bodies, std::si
 
 void apply_impulses(const NdemRows& R, NdemBodies& B) {
   const int nrows = R.rolling ? 6 : 3;
-  for (std::size_t c = 0; c < R.size(); ++c)
-    for (int r = 0; r < nrows; ++r)
-      if (R.lambda[r][c] != 0) apply_row(R, B, c, r, (r == 0 ? R.scale[c] : 1.0) * R.lambda[r][c]);
+  ndem_rows::for_each_body_range(B.v.size(), [&](std::size_t lo, std::size_t hi) {
+    auto owns = [lo, hi](int body) { return body >= 0 && std::size_t(body) >= lo && std::size_t(body) < hi; };
+    for (std::size_t c = 0; c < R.size(); ++c) {
+      const bool to_a = owns(R.a[c]), to_b = owns(R.b[c]);
+      if (!to_a && !to_b) continue;
+      for (int r = 0; r < nrows; ++r)
+        if (R.lambda[r][c] != 0) apply_row(R, B, c, r, (r == 0 ? R.scale[c] : 1.0) * R.lambda[r][c], to_a, to_b);
+    }
+  });
 }
 
 PgsResult solve_continuous(NdemRows& R, NdemBodies& B, const PgsOptions& opt) {

@@ -1,22 +1,41 @@
 #pragma once
 // The NDEM stages' loops over rows, records or bodies whose iteration i writes only what belongs to i:
-// run in parallel blocks of at least policy::ndem_row_block. No iteration reads another's result, so no
-// result depends on how the range is split or on the thread count.
+// run in parallel in fixed blocks of policy::ndem_row_block. No iteration reads another's result, and the
+// blocks do not depend on the thread count. Blocks cut where TBB's partitioner chose (it chooses by thread
+// count) gave one and two threads different last bits: an iteration's rounding can depend on where its block
+// starts (GCC vectorises loops: a vector body and a scalar remainder).
+// And the loops whose rows add to their bodies' sums: each sum must take its terms in row order (another
+// order differs in the last bits), so the bodies are split instead of the rows.
+#include <algorithm>
 #include <cstddef>
 
-#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "core/scheduling_policy.hpp"
 
 namespace grainlab::ndem_rows {
 
-/// f(i) for every i < n.
+/// f(i) for every i < n, in blocks [k B, (k + 1) B) of B = policy::ndem_row_block.
 template <class F>
 void for_each_in_blocks(std::size_t n, F&& f) {
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, policy::ndem_row_block), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) f(i);
+  const std::size_t blocks = (n + policy::ndem_row_block - 1) / policy::ndem_row_block;
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    const std::size_t end = std::min(n, (b + 1) * policy::ndem_row_block);
+    for (std::size_t i = b * policy::ndem_row_block; i != end; ++i) f(i);
   });
+}
+
+/// f(lo, hi) for ranges [lo, hi) that split the bodies [0, n), at most one per thread and none smaller than
+/// policy::ndem_row_block, each on one thread: f walks every row in order and adds only to the bodies it
+/// owns, so each body's sum is the serial loop's, term for term, whatever the thread count. (The walk is
+/// repeated per range; the rows' arithmetic is not, but for rows whose bodies lie in two ranges.)
+template <class F>
+void for_each_body_range(std::size_t n, F&& f) {
+  const std::size_t threads = std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
+  const std::size_t parts = std::max<std::size_t>(1, std::min(threads, n / policy::ndem_row_block));
+  if (parts == 1) return f(std::size_t(0), n);
+  tbb::parallel_for(std::size_t(0), parts, [&](std::size_t p) { f(n * p / parts, n * (p + 1) / parts); });
 }
 
 }  // namespace grainlab::ndem_rows
