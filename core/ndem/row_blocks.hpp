@@ -1,9 +1,9 @@
 #pragma once
 // The NDEM stages' loops over rows, records or bodies whose iteration i writes only what belongs to i:
 // run in parallel in fixed blocks of policy::ndem_row_block. No iteration reads another's result, and the
-// blocks do not depend on the thread count. Blocks cut where TBB's partitioner chose (it chooses by thread
-// count) gave one and two threads different last bits: an iteration's rounding can depend on where its block
-// starts (GCC vectorises loops: a vector body and a scalar remainder).
+// blocks do not depend on the thread count: blocks cut where TBB's partitioner chose (it chooses by thread
+// count) gave one and two threads different last bits, as an iteration's rounding can depend on the code
+// its block runs through (GCC vectorises loops: a vector body, a scalar remainder).
 // And the loops whose rows add to their bodies' sums: each sum must take its terms in row order (another
 // order differs in the last bits), so the bodies are split instead of the rows.
 #include <algorithm>
@@ -16,13 +16,20 @@
 
 namespace grainlab::ndem_rows {
 
+/// f(i) for i in [begin, end). Out of line, so that a block runs the same code whatever other blocks its
+/// task holds: inlined into TBB's loop over a task's blocks, the fixed blocks still gave one and two threads
+/// different last bits from 9216 particles on (the compiler is free to transform the nested loops as one).
+template <class F>
+[[gnu::noinline]] void run_block(std::size_t begin, std::size_t end, F& f) {
+  for (std::size_t i = begin; i != end; ++i) f(i);
+}
+
 /// f(i) for every i < n, in blocks [k B, (k + 1) B) of B = policy::ndem_row_block.
 template <class F>
 void for_each_in_blocks(std::size_t n, F&& f) {
   const std::size_t blocks = (n + policy::ndem_row_block - 1) / policy::ndem_row_block;
   tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
-    const std::size_t end = std::min(n, (b + 1) * policy::ndem_row_block);
-    for (std::size_t i = b * policy::ndem_row_block; i != end; ++i) f(i);
+    run_block(b * policy::ndem_row_block, std::min(n, (b + 1) * policy::ndem_row_block), f);
   });
 }
 

@@ -20,18 +20,19 @@ BOOST_AUTO_TEST_SUITE(ndem_load_write_back)
 
 namespace {
 
-// 8 layers of 24 x 24 pellets settling on the floor: particles (4608) and contacts (~10k) for two blocks of
-// policy::ndem_row_block at least, so two threads split the rows and the particles.
+// 16 layers of 24 x 24 pellets settling on the floor: particles (9216) and contacts (~19k) for four blocks of
+// policy::ndem_row_block at least, so two threads split the rows and the particles, a task at times holding
+// more than one block.
 World pellet_layers() {
   World w = floor_world(pellet());
   const double d = pellet_d;
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> jitter(-0.02 * d, 0.02 * d);
-  for (int k = 0; k < 8; ++k)
+  for (int k = 0; k < 16; ++k)
     for (int j = 0; j < 24; ++j)
       for (int i = 0; i < 24; ++i)
         w.add_sphere(Vec3(i * 0.999 * d + jitter(rng), j * 0.999 * d + jitter(rng), (k + 0.5) * 0.999 * d), d / 2, 0);
-  BOOST_REQUIRE(w.particles.size() >= 2 * policy::ndem_row_block);
+  BOOST_REQUIRE(w.particles.size() >= 4 * policy::ndem_row_block);
   return w;
 }
 
@@ -72,9 +73,10 @@ BOOST_AUTO_TEST_CASE(particle_and_wall_loads_add_in_contact_order) {
 }
 
 // One and two threads give the same state, bit for bit: the history warm start's impulses and the loads
-// are added per particle range on two threads, and the parallel loops run in fixed blocks. Red when the
-// blocks were TBB's (split by thread count: all 4608 velocities differed in the last bits after five
-// steps) and when a range adds its rows in reverse order.
+// are added per particle range on two threads, and the parallel loops run in fixed blocks, each through
+// one out-of-line function. Red on 77cc598 (blocks as TBB's partitioner cut them), with fixed blocks
+// inlined into TBB's loop (both: almost every velocity differs in the last bits after five steps), and
+// when a range adds its rows in reverse order.
 BOOST_AUTO_TEST_CASE(one_and_two_threads_give_the_same_state) {
   tbb::global_control limit(tbb::global_control::max_allowed_parallelism, 2);
   World one = pellet_layers(), two = pellet_layers();
