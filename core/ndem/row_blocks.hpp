@@ -1,9 +1,9 @@
 #pragma once
 // The NDEM stages' loops over rows, records or bodies whose iteration i writes only what belongs to i:
-// run in parallel in fixed blocks of policy::ndem_row_block. No iteration reads another's result, and the
-// blocks do not depend on the thread count: blocks cut where TBB's partitioner chose (it chooses by thread
-// count) gave one and two threads different last bits, as an iteration's rounding can depend on the code
-// its block runs through (GCC vectorises loops: a vector body, a scalar remainder).
+// run in parallel in fixed blocks of policy::ndem_row_block. No iteration reads another's result, and
+// neither the blocks nor the code a block runs through depend on the thread count: an iteration's rounding
+// can depend on the code around it (with TBB's partitioner cutting the blocks by thread count, one row's q_n
+// came out in a different last bit on one and two threads from the same inputs).
 // And the loops whose rows add to their bodies' sums: each sum must take its terms in row order (another
 // order differs in the last bits), so the bodies are split instead of the rows.
 #include <algorithm>
