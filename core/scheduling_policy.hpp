@@ -56,11 +56,12 @@ inline constexpr std::size_t sdem_wrench_ring_groups = 8192;
 /// (176-240 B each), well inside L2; the size was chosen, not tuned: no other size has been measured.
 inline constexpr std::size_t pgs_chunk = 256;
 
-/// Rows per parallel task in the NDEM set-up (NdemStepper::setup: frame, contact law, D^{-1}; ~0.1 us a
-/// row), records per task when a solve packs its records and unpacks the multipliers (pgs.cpp; 10-20 ns
-/// a record), and rows or particles per task in the step's other independent loops (row_blocks.hpp):
-/// tens to hundreds of microseconds per task, so TBB's per-task cost stays small, and a scene
-/// of fewer contacts (a column, a single pellet) runs on the calling thread.
+/// Rows per fixed block of the NDEM set-up (NdemStepper::setup: frame, contact law, D^{-1}; ~0.1 us a
+/// row), records per block when a solve packs its records and unpacks the multipliers (pgs.cpp; 10-20 ns
+/// a record), rows or particles per block in the step's other independent loops, and the smallest particle
+/// range of the per-range sums (row_blocks.hpp): tens to hundreds of microseconds per block, so TBB's
+/// per-task cost stays small, and a scene of fewer contacts (a column, a single pellet) runs on the
+/// calling thread. The blocks are fixed so that no result depends on the thread count.
 inline constexpr std::size_t ndem_row_block = 2048;
 
 }  // namespace grainlab::policy
