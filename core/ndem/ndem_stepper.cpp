@@ -462,13 +462,7 @@ void NdemStepper::integrate(World& world) {
   };
   if (tbb::this_task_arena::max_concurrency() > 1) {  // the rows in parallel, then the sums per particle range
     ndem_rows::for_each_in_blocks(R.size(), store_row);
-    ndem_rows::for_each_body_range(P.size(), [&](std::size_t lo, std::size_t hi) {
-      auto owns = [lo, hi](int p) { return std::size_t(p) >= lo && std::size_t(p) < hi; };
-      for (std::size_t i = 0; i < R.size(); ++i) {
-        const bool to_a = owns(R.a[i]), to_b = R.b[i] >= 0 ? owns(R.b[i]) : lo == 0;  // the first range adds the walls'
-        if (to_a || to_b) add_load(i, to_a, to_b);
-      }
-    });
+    ndem_rows::add_rows_by_body(P.size(), R.a, R.b, add_load);
   } else {  // one pass, while the row is in the cache; the same results
     for (std::size_t i = 0; i < R.size(); ++i) {
       store_row(i);

@@ -925,14 +925,9 @@ double ndem_row_velocity(const NdemRows& rows, const NdemBodies& bodies, std::si
 
 void apply_impulses(const NdemRows& R, NdemBodies& B) {
   const int nrows = R.rolling ? 6 : 3;
-  ndem_rows::for_each_body_range(B.v.size(), [&](std::size_t lo, std::size_t hi) {
-    auto owns = [lo, hi](int body) { return body >= 0 && std::size_t(body) >= lo && std::size_t(body) < hi; };
-    for (std::size_t c = 0; c < R.size(); ++c) {
-      const bool to_a = owns(R.a[c]), to_b = owns(R.b[c]);
-      if (!to_a && !to_b) continue;
-      for (int r = 0; r < nrows; ++r)
-        if (R.lambda[r][c] != 0) apply_row(R, B, c, r, (r == 0 ? R.scale[c] : 1.0) * R.lambda[r][c], to_a, to_b);
-    }
+  ndem_rows::add_rows_by_body(B.v.size(), R.a, R.b, [&](std::size_t c, bool to_a, bool to_b) {
+    for (int r = 0; r < nrows; ++r)
+      if (R.lambda[r][c] != 0) apply_row(R, B, c, r, (r == 0 ? R.scale[c] : 1.0) * R.lambda[r][c], to_a, to_b);
   });
 }
 

@@ -8,6 +8,8 @@
 // order differs in the last bits), so the bodies are split instead of the rows.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -34,15 +36,30 @@ void for_each_in_blocks(std::size_t n, F&& f) {
 }
 
 /// f(lo, hi) for ranges [lo, hi) that split the bodies [0, n), at most one per thread and none smaller than
-/// policy::ndem_row_block, each on one thread: f walks every row in order and adds only to the bodies it
-/// owns, so each body's sum is the serial loop's, term for term, whatever the thread count. (The walk is
-/// repeated per range; the rows' arithmetic is not, but for rows whose bodies lie in two ranges.)
+/// policy::ndem_row_block, each on one thread.
 template <class F>
 void for_each_body_range(std::size_t n, F&& f) {
   const std::size_t threads = std::size_t(std::max(1, tbb::this_task_arena::max_concurrency()));
   const std::size_t parts = std::max<std::size_t>(1, std::min(threads, n / policy::ndem_row_block));
   if (parts == 1) return f(std::size_t(0), n);
   tbb::parallel_for(std::size_t(0), parts, [&](std::size_t p) { f(n * p / parts, n * (p + 1) / parts); });
+}
+
+/// add(i, to_a, to_b) for the rows i < a.size() that add to bodies a[i] and b[i] (b[i] < 0: a wall), split by
+/// body range (for_each_body_range): each range walks every row in order and adds only to the sides it owns
+/// (to_a, to_b), the first range also to the walls, so each body's sum is the serial loop's, term for term,
+/// whatever the thread count. (The walk is repeated per range; the rows' arithmetic is not, but for rows
+/// whose bodies lie in two ranges.)
+template <class F>
+void add_rows_by_body(std::size_t bodies, const std::vector<std::int32_t>& a, const std::vector<std::int32_t>& b,
+                      F&& add) {
+  for_each_body_range(bodies, [&](std::size_t lo, std::size_t hi) {
+    auto owns = [lo, hi](std::int32_t body) { return body >= 0 ? std::size_t(body) >= lo && std::size_t(body) < hi : lo == 0; };
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const bool to_a = owns(a[i]), to_b = owns(b[i]);
+      if (to_a || to_b) add(i, to_a, to_b);
+    }
+  });
 }
 
 }  // namespace grainlab::ndem_rows
