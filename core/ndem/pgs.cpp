@@ -5,6 +5,7 @@
 #include "core/ndem/row_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
@@ -525,16 +526,15 @@ PgsScratch<NR>& thread_scratch() {
 // sweep of this solve will run the wide kernel (`used` false).
 template <int NR>
 void widen_chunks(PgsScratch<NR>& X, bool used) {
-  X.wide.clear();
   X.wide_ahead = X.records_ahead = false;
-  if (!used) return;
+  if (!used) return X.wide.clear();
   std::size_t quads = 0;
   for (SweepChunk& ch : X.chunks)
     if (ch.sphere && ch.independent) {
       ch.wide = quads;
       quads += (ch.end - ch.begin) / 4;
     }
-  resize_with_headroom(X.wide, quads);
+  resize_with_headroom(X.wide, quads);  // not cleared first: every quad is written below, and the zeroing was serial
   tbb::parallel_for(std::size_t(0), X.chunks.size(), [&](std::size_t k) {
     const SweepChunk& ch = X.chunks[k];
     if (!ch.sphere || !ch.independent) return;
@@ -546,8 +546,9 @@ void widen_chunks(PgsScratch<NR>& X, bool used) {
 template <int NR>
 void sync_lambda(PgsScratch<NR>& X, bool to_wide) {
   if (!(to_wide ? X.records_ahead : X.wide_ahead)) return;
-  for (const SweepChunk& ch : X.chunks) {
-    if (!ch.sphere || !ch.independent) continue;
+  tbb::parallel_for(std::size_t(0), X.chunks.size(), [&](std::size_t k) {
+    const SweepChunk& ch = X.chunks[k];
+    if (!ch.sphere || !ch.independent) return;
     for (std::size_t i = ch.begin, w = ch.wide; i + 4 <= ch.end; i += 4, ++w)
       for (int l = 0; l < 4; ++l)
         for (int r = 0; r < NR; ++r) {
@@ -558,7 +559,7 @@ void sync_lambda(PgsScratch<NR>& X, bool to_wide) {
           else
             record = lane;
         }
-  }
+  });
   (to_wide ? X.records_ahead : X.wide_ahead) = false;
 }
 
@@ -624,8 +625,6 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
           const std::vector<double>& scale, const Q& q, const S& sigma, double omega, const NdemColouring* colouring,
           bool general_only, PgsScratch<NR>& X) {
   const std::size_t m = R.size();
-  X.sphere.clear();
-  X.general.clear();
   X.sphere_src.clear();
   X.general_src.clear();
   X.chunks.clear();
@@ -692,6 +691,7 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
       X.groups.push_back({first, X.chunks.size(), false});
     }
   }
+  // Not cleared before: the fills below write every field of every record, and zeroing them was serial.
   X.sphere.resize(X.sphere_src.size());
   X.general.resize(X.general_src.size());
   ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) {
@@ -887,12 +887,7 @@ void NdemColouring::build(const NdemRows& R, std::size_t num_bodies, int max_col
   for (std::size_t c = 0; c < m; ++c) {
     const int a = R.a[c], b = R.b[c];
     const std::uint64_t busy = used[a] | (b >= 0 ? used[b] : 0);
-    int g = K;  // overflow
-    for (int k = 0; k < K; ++k)
-      if (!(busy >> k & 1)) {
-        g = k;
-        break;
-      }
+    const int g = std::min(K, std::countr_one(busy));  // the first free colour, or K: overflow
     colour[c] = g;
     if (g < K) {
       used[a] |= std::uint64_t(1) << g;
