@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/ndem/row_blocks.hpp"
 #include "core/run_guards.hpp"
 
 namespace grainlab {
@@ -15,7 +16,7 @@ void NdemRunGuards::observe_setup(const World& world, const NdemRows& R, double 
   const std::vector<Contact>& contacts = world.contacts();  // NDEM keeps no deferred state: no sync
   const ParticleStore& P = world.particles;
   keys_.resize(R.size());
-  for (std::size_t i = 0; i < R.size(); ++i) keys_[i] = contacts[R.contact[i]].key;
+  ndem_rows::for_each_in_blocks(R.size(), [&](std::size_t i) { keys_[i] = contacts[R.contact[i]].key; });
   // The rows come in contact order: the pair keys sorted (looked up by one merge walk through last step's
   // sorted keys), the wall contacts' after them (by binary search).
   const auto tail = std::is_sorted_until(keys_.begin(), keys_.end());
