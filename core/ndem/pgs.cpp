@@ -943,7 +943,7 @@ PgsResult solve_impact(const NdemRows& R, const std::vector<char>& impacting, co
     impulse[r].assign(r < rows ? m : 0, 0.0);
     inv_diag[r].assign(r < rows ? m : 0, 0.0);
   }
-  // Serial: inlined in a parallel block, row_mass rounds differently (GCC forms other FMAs; measured).
+  // Serial: in parallel blocks (run_block too), row_mass rounds differently (GCC forms other FMAs; measured).
   for (std::size_t c = 0; c < m; ++c)
     for (int r = 0; r < rows; ++r) {
       const double sigma = r == 0 ? 0.0 : (r < 3 ? R.sigma_t : R.sigma_r);
