@@ -211,10 +211,16 @@ void NdemStepper::setup(World& world) {
   check_setup_inputs(world, external_force, external_torque);
   const ParticleStore& P = world.particles;
 
-  bodies_.v = P.velocity;
-  bodies_.w = P.angular_velocity;
-  bodies_.inv_mass = P.inv_mass;
-  bodies_.inv_inertia = P.inv_inertia;
+  bodies_.v.resize(P.size());
+  bodies_.w.resize(P.size());
+  bodies_.inv_mass.resize(P.size());
+  bodies_.inv_inertia.resize(P.size());
+  ndem_rows::for_each_in_blocks(P.size(), [&](std::size_t i) {
+    bodies_.v[i] = P.velocity[i];
+    bodies_.w[i] = P.angular_velocity[i];
+    bodies_.inv_mass[i] = P.inv_mass[i];
+    bodies_.inv_inertia[i] = P.inv_inertia[i];
+  });
   body_rows_.setup(world, settings_, bodies_);  // rigid-body contacts go to body_rows_, not to the sphere rows
 
   const std::vector<Contact>& contacts = world.contacts();
