@@ -32,6 +32,13 @@ inline constexpr double grid_cells_floor = 64.0;
 /// search's time (round 8, 495763b). 8 entries cover the memory latency at a few ns per entry.
 inline constexpr std::size_t wall_prefetch_ahead = 8;
 
+// --- World (core/world.cpp) ---
+
+/// Records per parallel task when World writes SDEM's deferred pair state into the contact records, and
+/// entries per task in the stability scan: a few ns per entry, so 4096 keep each task near 10 us. Chosen,
+/// not tuned: no other size has been measured.
+inline constexpr std::size_t world_scan_chunk = 4096;
+
 // --- SDEM force stage (core/sdem/sdem_stepper.cpp) ---
 
 /// Particles per parallel task in the SDEM integrate and gather stages (as detector_chunk).

@@ -11,6 +11,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include "core/error.hpp"
+#include "core/scheduling_policy.hpp"
 
 namespace grainlab {
 
@@ -82,7 +83,7 @@ void World::apply_deferred(std::size_t k, Contact& c, bool history_only) const {
 void World::write_deferred(bool history_only) {
   TangentialSpringHistory* springs =
       model_history_.tangential_springs_kept ? model_history_.tangential_springs.data() : nullptr;
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, deferred_pairs(), 4096), [&](const tbb::blocked_range<std::size_t>& r) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, deferred_pairs(), policy::world_scan_chunk), [&](const tbb::blocked_range<std::size_t>& r) {
     for (std::size_t k = r.begin(); k != r.end(); ++k) {
       apply_deferred(k, contacts_[k], history_only);
       if (springs) springs[k].elongation = deferred_.history[k].tangential_spring;
@@ -125,7 +126,7 @@ void World::check_stability(double max_overlap_ratio) const {
   // serial scan would.
   auto first_bad = [](std::size_t n, auto bad) {
     return tbb::parallel_reduce(
-        tbb::blocked_range<std::size_t>(0, n, 4096), n,
+        tbb::blocked_range<std::size_t>(0, n, policy::world_scan_chunk), n,
         [&](const tbb::blocked_range<std::size_t>& r, std::size_t found) {
           for (std::size_t k = r.begin(); k != r.end() && k < found; ++k)
             if (bad(k)) return k;
