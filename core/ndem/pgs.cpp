@@ -534,7 +534,7 @@ void widen_chunks(PgsScratch<NR>& X, bool used) {
       ch.wide = quads;
       quads += (ch.end - ch.begin) / 4;
     }
-  resize_with_headroom(X.wide, quads);  // not cleared first: every quad is written below, and the zeroing was serial
+  resize_with_headroom(X.wide, quads);  // not cleared first: every quad is written below (a zeroing pass would be serial)
   tbb::parallel_for(std::size_t(0), X.chunks.size(), [&](std::size_t k) {
     const SweepChunk& ch = X.chunks[k];
     if (!ch.sphere || !ch.independent) return;
@@ -691,7 +691,8 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
       X.groups.push_back({first, X.chunks.size(), false});
     }
   }
-  // Not cleared before: the fills below write every field of every record, and zeroing them was serial.
+  // Not cleared first: the fills below write every field of every record (a zeroing pass would be serial;
+  // tests/ndem/pgs_kernel_test.cpp checks a solve on reused records against one on fresh ones).
   X.sphere.resize(X.sphere_src.size());
   X.general.resize(X.general_src.size());
   ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) {
