@@ -20,6 +20,12 @@ inline V4 vsplat(double x) { return V4{x, x, x, x}; }
   return z < x ? x : z;
 }
 
+[[gnu::always_inline]] inline double absolute(double x) { return std::abs(x); }
+[[gnu::always_inline]] inline V4 absolute(V4 x) {  // std::abs per lane: the sign bit cleared
+  typedef long long M4 __attribute__((vector_size(32)));
+  return V4(M4(x) & ~M4(vsplat(-0.0)));
+}
+
 [[gnu::always_inline]] inline double clamp(double x, double lo, double hi) { return std::clamp(x, lo, hi); }
 [[gnu::always_inline]] inline V4 clamp(V4 x, V4 lo, V4 hi) { return x < lo ? lo : (hi < x ? hi : x); }  // std::clamp per lane
 

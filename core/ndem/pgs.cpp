@@ -125,6 +125,7 @@ inline double row_mass(const NdemRows& R, const NdemBodies& B, std::size_t c, in
 }
 
 using ndem_rows::Accum;
+using ndem_rows::LaneSums;
 using ndem_rows::block_update;
 using ndem_rows::V4;
 using ndem_rows::vsplat;
@@ -259,9 +260,9 @@ inline const V4* components(const V4 (&v)[3]) { return v; }
 // One sphere record's block update (a SphereContact, or four of them as a WideSphere) on the bodies A and B
 // (records as [8]: v, w, 1/m, 1/I; for four contacts, their lanes): the contact-local state, block_update,
 // and the impulses written to both bodies once.
-template <int NR, bool Residual, class T, class Record>
+template <int NR, bool Residual, class T, class Record, class Sums>
 [[gnu::always_inline]] inline void sphere_block(Record& C, T* const A, T* const B, T sigma_t, T sigma_r, bool cone,
-                                                Accum& acc) {
+                                                Sums& acc) {
   const T la = C.la, lb = C.lb;
   const D3<T> n = load3(components(C.n)), t1 = load3(components(C.t1)), t2 = load3(components(C.t2));
   const D3<T> dv{A[0] - B[0], A[1] - B[1], A[2] - B[2]};
@@ -313,10 +314,10 @@ template <int NR, bool Residual, class T, class Record>
   }
 }
 
+// Residual sums continue from `acc`.
 template <int NR, bool Residual>
 Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r,
-                   bool cone) {
-  Accum acc;
+                   bool cone, Accum acc = {}) {
   for (std::size_t k = 0; k < count; ++k) {
     SphereContact<NR>& C = Cs[k];
     sphere_block<NR, Residual>(C, Bodies[C.a].v.data(), Bodies[C.b].v.data(), sigma_t, sigma_r, cone, acc);
@@ -324,13 +325,13 @@ Accum sphere_sweep(SphereContact<NR>* Cs, std::size_t count, PgsBody* Bodies, do
   return acc;
 }
 
-// Contacts of one colour four at a time (Box2D v3's wide layout), for sweeps without residual sums: the
-// same sphere_block as sphere_sweep on four lanes. The records of a colour chunk are copied, four at a
-// time, into a WideSphere (each field one four-lane vector, so it loads without shuffles) once per solve;
-// the bodies are gathered and scattered by 4 x 4 transposes of their 64-byte records. Only for contacts
-// that share no body (a colour chunk); a chunk's last 1-3 records take the scalar loop. Deterministic:
-// which loop runs never depends on the thread count. The last bits may differ from the scalar loop's
-// (GCC contracts to FMA differently in the two).
+// Contacts of one colour four at a time (Box2D v3's wide layout): the same sphere_block as sphere_sweep on
+// four lanes. A coloured solve packs the records of a colour chunk four at a time into a WideSphere (each
+// field one four-lane vector, so it loads without shuffles) and only its last 1-3 records as sphere records,
+// which take the scalar loop; the bodies are gathered and scattered by 4 x 4 transposes of their 64-byte
+// records. Only for contacts that share no body (a colour chunk). Residual sums are added lane by lane, in
+// record order, as the scalar loop adds them. Deterministic: which loop runs never depends on the thread
+// count. The last bits may differ from the scalar loop's (GCC contracts to FMA differently in the two).
 
 // 4 x 4 transpose: r[l][i] becomes r[i][l].
 [[gnu::always_inline]] inline void transpose4(V4* r) {
@@ -378,10 +379,10 @@ WideSphere<NR> widen(const SphereContact<NR>* C) {
   return W;
 }
 
-template <int NR, bool cone>  // cone a constant: the box kernel carries no projection code (registers)
-void sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
+template <int NR, bool cone, bool Residual>  // cone a constant: the box kernel carries no projection code (registers)
+Accum sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, double sigma_t, double sigma_r) {
   const V4 sig_t = vsplat(sigma_t), sig_r = vsplat(sigma_r);
-  Accum no_residual;
+  Accum acc;
   for (std::size_t k = 0; k < count; ++k) {
     WideSphere<NR>& W = Ws[k];
     double* A[4];
@@ -393,10 +394,13 @@ void sphere_sweep_wide(WideSphere<NR>* Ws, std::size_t count, PgsBody* Bodies, d
     V4 av[8], bv[8];  // all body values loaded first: the lambda stores may alias the records as far as the
     load_bodies(A, av);  // compiler knows
     load_bodies(B, bv);
-    sphere_block<NR, false>(W, av, bv, sig_t, sig_r, cone, no_residual);
+    LaneSums lanes;
+    sphere_block<NR, Residual>(W, av, bv, sig_t, sig_r, cone, lanes);
     store_bodies(A, av);
     store_bodies(B, bv);
+    if constexpr (Residual) ndem_rows::add_lanes(acc, lanes);
   }
+  return acc;
 }
 
 // Two bodies held in registers during a general contact's block update (b < 0: kinematic, no body).
@@ -478,12 +482,13 @@ Accum general_sweep(GeneralContact<NR>* Cs, std::size_t count, PgsBody* Bodies, 
   return acc;
 }
 
-// A run of records of one kind, in sweep order: [begin, end) of the sphere or the general records.
+// A run of records of one kind, in sweep order: `quads` x 4 records in PgsScratch::wide from [wide] (a colour
+// chunk of sphere records in a coloured solve), then [begin, end) of the sphere or the general records.
 struct SweepChunk {
   bool sphere;
-  bool independent;  // no two records share a body (a colour chunk): the wide kernel may run it
+  bool independent;  // no two records share a body (a colour chunk)
   std::size_t begin, end;
-  std::size_t wide = 0;  // independent sphere chunk: its records in fours from PgsScratch::wide[wide]
+  std::size_t wide = 0, quads = 0;
 };
 // A group of chunks: a colour (chunks independent: run in parallel) or a serial sweep / the overflow set.
 struct SweepGroup {
@@ -495,21 +500,18 @@ template <int NR>
 struct PgsScratch {
   std::vector<SphereContact<NR>> sphere;
   std::vector<GeneralContact<NR>> general;
-  std::vector<std::uint32_t> sphere_src, general_src;  // contact index of each record
+  std::vector<std::uint32_t> sphere_src, general_src, wide_src;  // contact index of each record (wide: lane by lane)
   std::vector<SweepChunk> chunks;
   std::vector<SweepGroup> groups;
   std::vector<PgsBody> bodies;
   std::vector<char> kind;                     // per contact: 1 = sphere record
   std::vector<std::array<double, 2>> arms;    // per contact: l_a, l_b of a sphere record
-  // The independent sphere chunks' records in fours (SweepChunk::wide), for the sweeps that run the wide
-  // kernel; their multipliers are ahead of the records' after such a sweep (wide_ahead) and behind after
-  // any other (records_ahead) until sync_lambda copies them over.
-  std::vector<WideSphere<NR>> wide;
-  bool wide_ahead = false, records_ahead = false;
+  std::vector<WideSphere<NR>> wide;           // the colour chunks' sphere records in fours (SweepChunk::quads)
   bool busy = false;  // a solve on this thread uses it (a nested solve takes a fresh one)
 
   std::size_t memory_bytes() const {
     return capacity_bytes(sphere) + capacity_bytes(general) + capacity_bytes(sphere_src) + capacity_bytes(general_src) +
+           capacity_bytes(wide_src) +
            capacity_bytes(chunks) + capacity_bytes(groups) + capacity_bytes(bodies) + capacity_bytes(kind) +
            capacity_bytes(arms) + capacity_bytes(wide);
   }
@@ -520,47 +522,6 @@ template <int NR>
 PgsScratch<NR>& thread_scratch() {
   static thread_local PgsScratch<NR> scratch;
   return scratch;
-}
-
-// Builds PgsScratch::wide from the independent sphere chunks (coloured sweeps), or leaves it empty when no
-// sweep of this solve will run the wide kernel (`used` false).
-template <int NR>
-void widen_chunks(PgsScratch<NR>& X, bool used) {
-  X.wide_ahead = X.records_ahead = false;
-  if (!used) return X.wide.clear();
-  std::size_t quads = 0;
-  for (SweepChunk& ch : X.chunks)
-    if (ch.sphere && ch.independent) {
-      ch.wide = quads;
-      quads += (ch.end - ch.begin) / 4;
-    }
-  resize_with_headroom(X.wide, quads);  // not cleared first: every quad is written below (a zeroing pass would be serial)
-  tbb::parallel_for(std::size_t(0), X.chunks.size(), [&](std::size_t k) {
-    const SweepChunk& ch = X.chunks[k];
-    if (!ch.sphere || !ch.independent) return;
-    for (std::size_t i = ch.begin, w = ch.wide; i + 4 <= ch.end; i += 4, ++w) X.wide[w] = widen(&X.sphere[i]);
-  });
-}
-
-// Brings the multipliers of the wide copies (to_wide) or of the records up to date when they are behind.
-template <int NR>
-void sync_lambda(PgsScratch<NR>& X, bool to_wide) {
-  if (!(to_wide ? X.records_ahead : X.wide_ahead)) return;
-  tbb::parallel_for(std::size_t(0), X.chunks.size(), [&](std::size_t k) {
-    const SweepChunk& ch = X.chunks[k];
-    if (!ch.sphere || !ch.independent) return;
-    for (std::size_t i = ch.begin, w = ch.wide; i + 4 <= ch.end; i += 4, ++w)
-      for (int l = 0; l < 4; ++l)
-        for (int r = 0; r < NR; ++r) {
-          double& record = X.sphere[i + std::size_t(l)].lambda[r];
-          double& lane = X.wide[w].lambda[r][l];
-          if (to_wide)
-            lane = record;
-          else
-            record = lane;
-        }
-  });
-  (to_wide ? X.records_ahead : X.wide_ahead) = false;
 }
 
 // The sphere record is valid for contact c when it joins two particles, has no wall velocity and its
@@ -618,6 +579,30 @@ void fill_general_levers(const NdemRows& R, std::size_t c, GeneralContact<NR>& C
   }
 }
 
+// Moves the records of each colour chunk of sphere records, four at a time, from sphere_src to wide_src
+// (SweepChunk::quads); the chunks' last 1-3 records and all other chunks' stay, and the chunks' ranges follow.
+// Serial, but over 4-byte indices only.
+template <int NR>
+void split_quads(PgsScratch<NR>& X) {
+  reserve_with_headroom(X.wide_src, X.sphere_src.size());
+  std::size_t kept = 0;  // sphere chunks are in increasing, contiguous ranges: compacted in place
+  for (SweepChunk& ch : X.chunks) {
+    if (!ch.sphere) continue;
+    std::size_t i = ch.begin;
+    if (ch.independent) {
+      ch.wide = X.wide_src.size() / 4;
+      ch.quads = (ch.end - ch.begin) / 4;
+      X.wide_src.insert(X.wide_src.end(), X.sphere_src.begin() + std::ptrdiff_t(i),
+                        X.sphere_src.begin() + std::ptrdiff_t(i + 4 * ch.quads));
+      i += 4 * ch.quads;
+    }
+    ch.begin = kept;
+    for (; i < ch.end; ++i) X.sphere_src[kept++] = X.sphere_src[i];
+    ch.end = kept;
+  }
+  X.sphere_src.resize(kept);
+}
+
 // Packs rows (sweep order: `order`, or contact order when null) and bodies; `L`, `inv_diag`, `scale`
 // select the stage's arrays, `q(c)` / `sigma(c)` its normal right-hand side and compliance.
 template <int NR, class Q, class S>
@@ -627,6 +612,7 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   const std::size_t m = R.size();
   X.sphere_src.clear();
   X.general_src.clear();
+  X.wide_src.clear();
   X.chunks.clear();
   X.groups.clear();
   // Record kind per contact (sphere record + lever arms, or general record), decided once.
@@ -635,8 +621,8 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   ndem_rows::for_each_in_blocks(m, [&](std::size_t c) { X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]); });
   std::size_t spheres = 0;
   for (std::size_t c = 0; c < m; ++c) spheres += std::size_t(X.kind[c]);
-  // The scratch lives on between solves: reserved to the counts, not grown by doubling.
-  reserve_with_headroom(X.sphere, spheres);
+  // The scratch lives on between solves: reserved to the counts, not grown by doubling (the sphere and
+  // four-lane records once split_quads has divided them).
   reserve_with_headroom(X.sphere_src, spheres);
   reserve_with_headroom(X.general, m - spheres);
   reserve_with_headroom(X.general_src, m - spheres);
@@ -691,15 +677,22 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
       X.groups.push_back({first, X.chunks.size(), false});
     }
   }
+  if (colouring) split_quads(X);
   // Not cleared first: the fills below write every field of every record (a zeroing pass would be serial;
   // tests/ndem/pgs_kernel_test.cpp checks a solve on reused records against one on fresh ones).
-  X.sphere.resize(X.sphere_src.size());
+  resize_with_headroom(X.sphere, X.sphere_src.size());
   X.general.resize(X.general_src.size());
-  ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) {
-    const std::size_t c = X.sphere_src[k];
-    fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, X.sphere[k]);
-    X.sphere[k].la = X.arms[c][0];  // a sphere record: the lever lengths instead of the products
-    X.sphere[k].lb = X.arms[c][1];
+  resize_with_headroom(X.wide, X.wide_src.size() / 4);
+  auto fill_sphere = [&](std::size_t c, SphereContact<NR>& C) {
+    fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, C);
+    C.la = X.arms[c][0];  // a sphere record: the lever lengths instead of the products
+    C.lb = X.arms[c][1];
+  };
+  ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) { fill_sphere(X.sphere_src[k], X.sphere[k]); });
+  ndem_rows::for_each_in_blocks(X.wide.size(), [&](std::size_t w) {
+    SphereContact<NR> four[4];
+    for (std::size_t l = 0; l < 4; ++l) fill_sphere(X.wide_src[4 * w + l], four[l]);
+    X.wide[w] = widen(four);
   });
   ndem_rows::for_each_in_blocks(X.general.size(), [&](std::size_t k) {
     const std::size_t c = X.general_src[k];
@@ -729,6 +722,10 @@ void unpack_lambda(const PgsScratch<NR>& X, std::array<std::vector<double>, 6>& 
   ndem_rows::for_each_in_blocks(X.general.size(), [&](std::size_t k) {
     for (int r = 0; r < NR; ++r) L[r][X.general_src[k]] = X.general[k].lambda[r];
   });
+  ndem_rows::for_each_in_blocks(X.wide.size(), [&](std::size_t w) {
+    for (std::size_t l = 0; l < 4; ++l)
+      for (int r = 0; r < NR; ++r) L[r][X.wide_src[4 * w + l]] = X.wide[w].lambda[r][l];
+  });
 }
 
 // PgsExtraRows' view of the packed body records.
@@ -752,20 +749,19 @@ Accum sweep_packed(PgsScratch<NR>& X, const NdemRows& R, const PgsOptions& opt, 
   SphereContact<NR>* const Sd = X.sphere.data();
   GeneralContact<NR>* const Gd = X.general.data();
   PgsBody* const Bd = X.bodies.data();
-  const bool wide = !residual && !X.wide.empty();
-  sync_lambda(X, wide);
-  (wide ? X.wide_ahead : X.records_ahead) = !X.wide.empty();
+  WideSphere<NR>* const Wd = X.wide.data();
   auto run = [&](const SweepChunk& ch) {
     const std::size_t cnt = ch.end - ch.begin;
-    if (wide && ch.sphere && ch.independent) {
-      (opt.cone ? sphere_sweep_wide<NR, true> : sphere_sweep_wide<NR, false>)(X.wide.data() + ch.wide, cnt / 4, Bd,
-                                                                             R.sigma_t, R.sigma_r);
-      if (cnt % 4) sphere_sweep<NR, false>(Sd + ch.end - cnt % 4, cnt % 4, Bd, R.sigma_t, R.sigma_r, opt.cone);
-      return Accum{};
-    }
-    if (ch.sphere)
-      return residual ? sphere_sweep<NR, true>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
+    if (ch.sphere) {
+      Accum a;
+      if (ch.quads) {
+        auto* wide = opt.cone ? (residual ? sphere_sweep_wide<NR, true, true> : sphere_sweep_wide<NR, true, false>)
+                              : (residual ? sphere_sweep_wide<NR, false, true> : sphere_sweep_wide<NR, false, false>);
+        a = wide(Wd + ch.wide, ch.quads, Bd, R.sigma_t, R.sigma_r);
+      }
+      return residual ? sphere_sweep<NR, true>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone, a)
                       : sphere_sweep<NR, false>(Sd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
+    }
     return residual ? general_sweep<NR, true>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone)
                     : general_sweep<NR, false>(Gd + ch.begin, cnt, Bd, R.sigma_t, R.sigma_r, opt.cone);
   };
@@ -814,9 +810,6 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
   } guard{&mine.busy, nested};
   mine.busy = true;
   pack<NR>(R, L, inv_diag, scale, q, sigma, opt.omega, opt.colouring, opt.general_records_only, X);
-  // Every sweep but the last sums residuals when a tolerance or the residual history is asked for: then
-  // the wide copy would go unused.
-  widen_chunks(X, opt.colouring && opt.tolerance <= 0 && !opt.record_residuals && opt.iterations > 1);
   const std::size_t nb = B.v.size();
   X.bodies.resize(nb);
   ndem_rows::for_each_in_blocks(nb, [&](std::size_t i) { X.bodies[i] = PgsBody{B.v[i], B.w[i], B.inv_mass[i], B.inv_inertia[i]}; });
@@ -854,13 +847,11 @@ PgsResult iterate_packed(const NdemRows& R, NdemBodies& B, std::array<std::vecto
       out.residual_rolling.push_back(mean(a.r, rows_r));
     }
     if (opt.after_iteration) {
-      sync_lambda(X, false);
       unpack_lambda<NR>(X, L);
       opt.after_iteration(k);
     }
     if (opt.tolerance > 0 && out.final_residual < opt.tolerance) break;
   }
-  sync_lambda(X, false);
   unpack_lambda<NR>(X, L);
   ndem_rows::for_each_in_blocks(nb, [&](std::size_t i) {
     B.v[i] = X.bodies[i].v;

@@ -84,8 +84,8 @@ std::size_t pgs_packed_bytes_per_contact(bool rolling);
 std::size_t pgs_packed_bytes_per_general_contact(bool rolling);
 inline constexpr std::size_t pgs_packed_bytes_per_body = 64;
 
-/// Bytes held by the calling thread's solver scratch for 6-row (`rolling`) or 3-row solves (packed
-/// records, wide copies, body records), kept between solves.
+/// Bytes held by the calling thread's solver scratch for 6-row (`rolling`) or 3-row solves (plain and
+/// four-lane packed records, body records), kept between solves.
 std::size_t pgs_thread_scratch_bytes(bool rolling);
 
 /// Applies M^{-1} G^T lambda of all rows to the bodies (warm-start velocity update, Eq. 8).
