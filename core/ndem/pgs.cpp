@@ -913,6 +913,7 @@ double ndem_row_velocity(const NdemRows& rows, const NdemBodies& bodies, std::si
 void apply_impulses(const NdemRows& R, NdemBodies& B) {
   const int nrows = R.rolling ? 6 : 3;
   ndem_rows::add_rows_by_body(B.v.size(), R.a, R.b, [&](std::size_t c, bool to_a, bool to_b) {
+    if (!to_a && R.b[c] < 0) return;  // a wall row of another range's particle: the wall takes nothing
     for (int r = 0; r < nrows; ++r)
       if (R.lambda[r][c] != 0) apply_row(R, B, c, r, (r == 0 ? R.scale[c] : 1.0) * R.lambda[r][c], to_a, to_b);
   });
