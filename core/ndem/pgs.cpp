@@ -505,7 +505,6 @@ struct PgsScratch {
   std::vector<SweepGroup> groups;
   std::vector<PgsBody> bodies;
   std::vector<char> kind;                     // per contact: 1 = sphere record
-  std::vector<std::array<double, 2>> arms;    // per contact: l_a, l_b of a sphere record
   std::vector<WideSphere<NR>> wide;           // the colour chunks' sphere records in fours (SweepChunk::quads)
   bool busy = false;  // a solve on this thread uses it (a nested solve takes a fresh one)
 
@@ -513,7 +512,7 @@ struct PgsScratch {
     return capacity_bytes(sphere) + capacity_bytes(general) + capacity_bytes(sphere_src) + capacity_bytes(general_src) +
            capacity_bytes(wide_src) +
            capacity_bytes(chunks) + capacity_bytes(groups) + capacity_bytes(bodies) + capacity_bytes(kind) +
-           capacity_bytes(arms) + capacity_bytes(wide);
+           capacity_bytes(wide);
   }
 };
 
@@ -524,17 +523,21 @@ PgsScratch<NR>& thread_scratch() {
   return scratch;
 }
 
+// The lever lengths l_a, l_b of a sphere record for contact c: l_a = -(p - x_a).n read back as
+// ((p - x_a) x t2).t1, l_b = (p - x_b).n as -((p - x_b) x t2).t1.
+inline std::array<double, 2> sphere_arms(const NdemRows& R, std::size_t c) {
+  const Vec3 t2 = R.t2_of(c);
+  return {ndem_rows::lever_a(R.ra[c], t2).dot(R.t1[c]), -ndem_rows::lever_b_t2(R.rb_of(c), R.n[c], R.t1[c], t2).dot(R.t1[c])};
+}
+
 // The sphere record is valid for contact c when it joins two particles, has no wall velocity and its
 // contact point is on the line of centres: (p - x_a) x n = 0 up to rounding (relative 1e-8 of the lever
-// arm; positions 1e6 lever arms away from the origin round at ~1e-10). l_a = -(p - x_a).n is read back
-// as ((p - x_a) x t2).t1, l_b = (p - x_b).n as -((p - x_b) x t2).t1.
-inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows, double& la, double& lb) {
+// arm; positions 1e6 lever arms away from the origin round at ~1e-10).
+inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows) {
   if (R.b[c] < 0) return false;
   for (int r = 0; r < nrows; ++r)
     if (R.bias[r][c] != 0) return false;
-  const Vec3 t2 = R.t2_of(c);
-  la = ndem_rows::lever_a(R.ra[c], t2).dot(R.t1[c]);
-  lb = -ndem_rows::lever_b_t2(R.rb_of(c), R.n[c], R.t1[c], t2).dot(R.t1[c]);
+  const auto [la, lb] = sphere_arms(R, c);
   return ndem_rows::lever_a(R.ra[c], R.n[c]).norm() <= 1e-8 * std::abs(la) &&
          ndem_rows::lever_b(R.rb_of(c), R.n[c]).norm() <= 1e-8 * std::abs(lb);
 }
@@ -615,10 +618,9 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   X.wide_src.clear();
   X.chunks.clear();
   X.groups.clear();
-  // Record kind per contact (sphere record + lever arms, or general record), decided once.
+  // Record kind per contact (sphere record or general record), decided once.
   resize_with_headroom(X.kind, m);
-  resize_with_headroom(X.arms, m);
-  ndem_rows::for_each_in_blocks(m, [&](std::size_t c) { X.kind[c] = !general_only && sphere_record(R, c, NR, X.arms[c][0], X.arms[c][1]); });
+  ndem_rows::for_each_in_blocks(m, [&](std::size_t c) { X.kind[c] = !general_only && sphere_record(R, c, NR); });
   std::size_t spheres = 0;
   for (std::size_t c = 0; c < m; ++c) spheres += std::size_t(X.kind[c]);
   // The scratch lives on between solves: reserved to the counts, not grown by doubling (the sphere and
@@ -685,8 +687,9 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   resize_with_headroom(X.wide, X.wide_src.size() / 4);
   auto fill_sphere = [&](std::size_t c, SphereContact<NR>& C) {
     fill_shared<NR>(R, c, L, inv_diag, scale[c], q(c), sigma(c), omega, C);
-    C.la = X.arms[c][0];  // a sphere record: the lever lengths instead of the products
-    C.lb = X.arms[c][1];
+    const auto [la, lb] = sphere_arms(R, c);  // a sphere record: the lever lengths instead of the products
+    C.la = la;
+    C.lb = lb;
   };
   ndem_rows::for_each_in_blocks(X.sphere.size(), [&](std::size_t k) { fill_sphere(X.sphere_src[k], X.sphere[k]); });
   ndem_rows::for_each_in_blocks(X.wide.size(), [&](std::size_t w) {
