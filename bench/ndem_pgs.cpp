@@ -125,10 +125,10 @@ void step_benchmark(benchmark::State& state, World w, double mu_r, int threads, 
   state.counters["setup_ms"] = 1e3 * w.timers.forces / double(steps);
   state.counters["detect_ms"] = 1e3 * w.timers.collision / double(steps);
   state.counters["integrate_ms"] = 1e3 * w.timers.integrate / double(steps);
-  // NdemRows (SoA, kept between steps: indices, n, t1, a's lever arm, scalars with b's arm, per-row columns) + the
-  // packed record the sweep streams (rebuilt each solve). (3-row solves: no angular-row inputs or multipliers,
-  // NdemRows::resize)
-  const double rows_bytes = 3 * 4 + 3 * sizeof(Vec3) + (mu_r > 0 ? 11 + 18 : 9 + 9) * sizeof(double);
+  // NdemRows of a particle pair (SoA, kept between steps: indices, n, t1, a's lever arm, scalars with b's arm,
+  // per-row D^-1 and multipliers; a wall contact adds its bias per row) + the packed record the sweep streams
+  // (rebuilt each solve). (3-row solves: no angular-row inputs or multipliers, NdemRows::resize)
+  const double rows_bytes = 3 * 4 + 3 * sizeof(Vec3) + (mu_r > 0 ? 11 + 12 : 9 + 6) * sizeof(double);
   state.counters["rows_bytes_per_contact"] = rows_bytes;
   state.counters["packed_bytes_per_contact"] = double(pgs_packed_bytes_per_contact(mu_r > 0));
   state.counters["packed_bytes_per_wall_contact"] = double(pgs_packed_bytes_per_general_contact(mu_r > 0));
@@ -174,9 +174,10 @@ void build_rows(const World& w, const NdemSettings& S, NdemRows& R, NdemBodies& 
   B.inv_mass = P.inv_mass;
   B.inv_inertia = P.inv_inertia;
   std::vector<std::size_t> active;
+  std::size_t walls = 0;  // the walls' contacts come last (static walls: their bias stays zero)
   for (std::size_t k = 0; k < w.contacts().size(); ++k)
-    if (w.contacts()[k].overlap > 0) active.push_back(k);
-  R.resize(active.size(), true);
+    if (w.contacts()[k].overlap > 0) active.push_back(k), walls += w.contacts()[k].is_wall();
+  R.resize(active.size(), walls, true);
   const double dt = S.time_step, eH = S.hertz_exponent();
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <tbb/task_arena.h>
@@ -136,6 +137,15 @@ std::vector<std::uint32_t> active_sphere_contacts(const std::vector<Contact>& co
   return active;
 }
 
+// How many of the active contacts are wall contacts. The rows keep a wall bias for those only, as a suffix
+// (NdemRows::first_wall): the detector lists the wall contacts after the particle pairs.
+std::size_t active_wall_contacts(const std::vector<Contact>& contacts, const std::vector<std::uint32_t>& active) {
+  auto pair = [&](std::uint32_t k) { return !contacts[k].is_wall(); };
+  if (!std::is_partitioned(active.begin(), active.end(), pair))
+    throw std::logic_error("ndem: a particle pair follows a wall contact in the contact list");
+  return std::size_t(active.end() - std::partition_point(active.begin(), active.end(), pair));
+}
+
 // D^-1 of every row: 1 / (s^2 G M^-1 G^T + Sigma_n) for the normal row, 1 / (G M^-1 G^T + Sigma) for the
 // others. Throws when Sigma_n is lost in rounding against G M^-1 G^T (ill-posed regularisation, 000 l.681).
 // Rows in parallel; the first ill-posed row in contact order is the one reported.
@@ -227,7 +237,7 @@ void NdemStepper::setup(World& world) {
   const std::vector<MultiplierHistory>& model = world.model_history().multipliers;
   const std::vector<std::uint32_t> active = active_sphere_contacts(contacts, P, body_rows_);
   NdemRows& R = rows_;
-  R.resize(active.size(), world.model_history().angular_multipliers_kept);
+  R.resize(active.size(), active_wall_contacts(contacts, active), world.model_history().angular_multipliers_kept);
   R.sigma_t = S.gamma_t / dt;
   R.sigma_r = S.gamma_r / dt;
   R.rolling = false;
@@ -266,7 +276,7 @@ void NdemStepper::setup(World& world) {
     if (wall) {
       double bias[6];
       ndem_rows::wall_bias(world.walls[c.wall_index()], c.point, n, t1, t2, R.angular_columns ? 6 : 3, bias);
-      for (int r = 0; r < (R.angular_columns ? 6 : 3); ++r) R.bias[r][i] = bias[r];
+      for (int r = 0; r < (R.angular_columns ? 6 : 3); ++r) R.bias[r][i - R.first_wall] = bias[r];
     }
   };
   ndem_rows::for_each_in_blocks(active.size(), [&](std::size_t i) { set_row(i); });

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <stdexcept>
 #include <type_traits>
 
 #include <tbb/blocked_range.h>
@@ -29,8 +30,10 @@ std::size_t NdemRows::memory_bytes() const {
   return total;
 }
 
-void NdemRows::resize(std::size_t m, bool angular) {
+void NdemRows::resize(std::size_t m, std::size_t walls, bool angular) {
+  if (walls > m) throw std::logic_error("NdemRows::resize: more wall contacts than contacts");
   angular_columns = angular;
+  first_wall = m - walls;
   for (auto* v : {&a, &b}) resize_with_headroom(*v, m);
   resize_with_headroom(contact, m);
   for (auto* v : {&n, &t1, &ra}) resize_with_headroom(*v, m);
@@ -39,10 +42,11 @@ void NdemRows::resize(std::size_t m, bool angular) {
   for (auto* v : {&mu_roll, &mu_twist}) resize_with_headroom(*v, angular_m);
   for (int r = 0; r < 6; ++r) {
     const std::size_t rows = r < 3 ? m : angular_m;
-    for (auto* v : {&bias[r], &inv_diag[r]}) {
-      reserve_with_headroom(*v, rows);
-      v->assign(rows, 0.0);
-    }
+    const std::size_t wall_rows = r < 3 || angular ? walls : 0;
+    reserve_with_headroom(bias[r], wall_rows);
+    bias[r].assign(wall_rows, 0.0);
+    reserve_with_headroom(inv_diag[r], rows);
+    inv_diag[r].assign(rows, 0.0);
     resize_with_headroom(lambda[r], rows);
   }
   if (!angular)
@@ -78,7 +82,7 @@ inline RowGeom geom(const NdemRows& R, std::size_t c, int r) {
 inline double row_velocity(const NdemRows& R, const NdemBodies& B, std::size_t c, int r) {
   const RowGeom g = geom(R, c, r);
   const int a = R.a[c], b = R.b[c];
-  double u = R.bias[r][c];
+  double u = R.bias_of(r, c);
   if (g.angular) {
     u += g.d.dot(B.w[a]);
     if (b >= 0) u -= g.d.dot(B.w[b]);
@@ -530,13 +534,11 @@ inline std::array<double, 2> sphere_arms(const NdemRows& R, std::size_t c) {
   return {ndem_rows::lever_a(R.ra[c], t2).dot(R.t1[c]), -ndem_rows::lever_b_t2(R.rb_of(c), R.n[c], R.t1[c], t2).dot(R.t1[c])};
 }
 
-// The sphere record is valid for contact c when it joins two particles, has no wall velocity and its
+// The sphere record is valid for contact c when it joins two particles (no wall velocity) and its
 // contact point is on the line of centres: (p - x_a) x n = 0 up to rounding (relative 1e-8 of the lever
 // arm; positions 1e6 lever arms away from the origin round at ~1e-10).
-inline bool sphere_record(const NdemRows& R, std::size_t c, int nrows) {
+inline bool sphere_record(const NdemRows& R, std::size_t c) {
   if (R.b[c] < 0) return false;
-  for (int r = 0; r < nrows; ++r)
-    if (R.bias[r][c] != 0) return false;
   const auto [la, lb] = sphere_arms(R, c);
   return ndem_rows::lever_a(R.ra[c], R.n[c]).norm() <= 1e-8 * std::abs(la) &&
          ndem_rows::lever_b(R.rb_of(c), R.n[c]).norm() <= 1e-8 * std::abs(lb);
@@ -567,7 +569,7 @@ void fill_shared(const NdemRows& R, std::size_t c, const std::array<std::vector<
 // A general record adds the wall bias and the nine lever-arm products.
 template <int NR>
 void fill_general_levers(const NdemRows& R, std::size_t c, GeneralContact<NR>& C) {
-  for (int r = 0; r < NR; ++r) C.bias[r] = R.bias[r][c];
+  for (int r = 0; r < NR; ++r) C.bias[r] = R.bias_of(r, c);
   const ndem_rows::Levers la = ndem_rows::levers_a(R.ra[c], R.n[c], R.t1[c], C.t2);
   C.ca_n = la.n;
   C.ca_t1 = la.t1;
@@ -620,7 +622,7 @@ void pack(const NdemRows& R, const std::array<std::vector<double>, 6>& L, const 
   X.groups.clear();
   // Record kind per contact (sphere record or general record), decided once.
   resize_with_headroom(X.kind, m);
-  ndem_rows::for_each_in_blocks(m, [&](std::size_t c) { X.kind[c] = !general_only && sphere_record(R, c, NR); });
+  ndem_rows::for_each_in_blocks(m, [&](std::size_t c) { X.kind[c] = !general_only && sphere_record(R, c); });
   std::size_t spheres = 0;
   for (std::size_t c = 0; c < m; ++c) spheres += std::size_t(X.kind[c]);
   // The scratch lives on between solves: reserved to the counts, not grown by doubling (the sphere and

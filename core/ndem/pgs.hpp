@@ -36,14 +36,17 @@ struct NdemBodies {
 
 struct NdemRows {
   std::size_t size() const { return a.size(); }
-  /// Sizes the columns for n contacts. The angular rows' inputs (rows 3-5 of bias and inv_diag, mu_roll,
-  /// mu_twist) only with `angular_columns`: a 3-row solve never reads them, and they are released.
-  void resize(std::size_t n, bool angular_columns);
+  /// Sizes the columns for n contacts, the last `walls` of them wall contacts. The angular rows' inputs (rows
+  /// 3-5 of bias and inv_diag, mu_roll, mu_twist) only with `angular_columns`: a 3-row solve never reads them,
+  /// and they are released.
+  void resize(std::size_t n, std::size_t walls, bool angular_columns);
   std::size_t memory_bytes() const;  ///< bytes held (capacities)
   /// The frame's third direction n x t1 of contact c, as the set-up rounds it (row_levers.hpp).
   Vec3 t2_of(std::size_t c) const { return ndem_rows::frame_t2(n[c], t1[c]); }
   /// The lever arm p - x_b of contact c: on the line of centres for a particle, zero for a wall.
   Vec3 rb_of(std::size_t c) const { return b[c] >= 0 ? Vec3(arm_b[c] * n[c]) : Vec3::Zero(); }
+  /// The known part of G_r v from the wall's motion, row r of contact c (unscaled; zero for a particle pair).
+  double bias_of(int r, std::size_t c) const { return c < first_wall ? 0.0 : bias[r][c - first_wall]; }
 
   std::vector<std::int32_t> a, b;          ///< body indices; b = -1: kinematic (wall) body
   std::vector<std::uint32_t> contact;      ///< index into World::contacts
@@ -57,7 +60,8 @@ struct NdemRows {
   std::vector<double> q_n;                 ///< rhs of the normal row, continuous stage
   std::vector<double> mu, mu_roll, mu_twist;  ///< bound factors: |lambda_t| <= mu s lambda_n, ...
   std::vector<double> restitution, impact_speed;  ///< e and v_imp of the contact
-  std::array<std::vector<double>, 6> bias; ///< known part of G v from the wall's motion (unscaled)
+  std::size_t first_wall = 0;              ///< rows [first_wall, size()) are the wall contacts (listed last)
+  std::array<std::vector<double>, 6> bias; ///< bias_of for the wall rows only: row c at c - first_wall
   std::array<std::vector<double>, 6> inv_diag;   ///< continuous stage D^{-1} per row
   std::array<std::vector<double>, 6> lambda;     ///< multipliers (normal, t1, t2, r1, r2, twist)
   bool angular_columns = false;            ///< rows 3-5 are stored (resize); `rolling` needs them

@@ -47,7 +47,7 @@ Cluster make_cluster(bool rolling, unsigned seed) {
   const int walls = 4;
   NdemRows& R = out.rows;
   const std::size_t m = pairs.size() + walls;
-  R.resize(m, true);
+  R.resize(m, walls, true);
   R.rolling = rolling;
   R.sigma_t = 1e-6 / 0.005;
   R.sigma_r = 1e-6 / 0.005;
@@ -71,7 +71,7 @@ Cluster make_cluster(bool rolling, unsigned seed) {
     R.ra[i] = ra;
     R.arm_b[i] = wall ? 0.0 : radius[b] - 0.5 * delta;
     if (wall)
-      for (int r = 0; r < 6; ++r) R.bias[r][i] = 0.01 * U(rng);
+      for (int r = 0; r < 6; ++r) R.bias[r][i - R.first_wall] = 0.01 * U(rng);
     R.scale[i] = 1.25 * std::pow(std::max(delta, 1e-9), 0.25);
     R.overlap[i] = delta;
     R.sigma_n[i] = 1e-5 * (0.5 + P(rng));
